@@ -1,0 +1,31 @@
+"""treelib: how decision trees find their splits, in short, readable numpy.
+
+Layers, each knowing only the one below it:
+
+- ``treelib.datasets``   data shipped with the book (no network);
+- ``treelib.criteria``   impurities (squared error, Gini, entropy) and gains;
+- ``treelib.splits``     split finders: the best split of one node, three ways;
+- ``treelib.tree``       the fitted tree as flat arrays; vectorized prediction;
+- ``treelib.builders``   growth orders: which node is split next, when to stop;
+- ``treelib.estimators`` scikit-learn-compatible estimators (imports scikit-learn);
+- ``treelib.bench``      benchmarks behind the book's timing tables.
+
+The algorithms import numpy only.
+"""
+
+from treelib.splits import SPLIT_METHODS, Split, best_split
+from treelib.tree import Tree
+
+__version__ = "0.1.0"
+
+__all__ = ["SPLIT_METHODS", "Split", "best_split", "Tree", "DecisionTreeRegressor"]
+
+
+def __getattr__(name):
+    # The estimators need scikit-learn; import them only when asked for, so that the
+    # split finders stay usable with numpy alone.
+    if name == "DecisionTreeRegressor":
+        from treelib.estimators import DecisionTreeRegressor
+
+        return DecisionTreeRegressor
+    raise AttributeError(f"module 'treelib' has no attribute {name!r}")

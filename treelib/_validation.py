@@ -1,0 +1,82 @@
+"""Input checks shared by every public entry point.
+
+Each check raises a ``ValueError`` whose message names the problem, so a reader who
+passes strings, NaN or a 1-D array learns what is wrong instead of getting a silently
+wrong split.
+"""
+
+import numpy as np
+
+
+def _describe_position(mask):
+    """Return 'row i, column j' (or 'position i') of the first True entry of ``mask``."""
+    first = np.argwhere(mask)[0]
+    if len(first) == 2:
+        return f"row {first[0]}, column {first[1]}"
+    return f"position {first[0]}"
+
+
+def check_array(values, *, name="X", ndim=2):
+    """Return ``values`` as a finite float64 array with ``ndim`` dimensions.
+
+    Raises ``ValueError`` for strings or other non-numeric data, complex numbers, the
+    wrong number of dimensions, no samples (or, for 2-D input, no features), NaN and
+    infinity.
+    """
+    if isinstance(values, (str, bytes)):
+        raise ValueError(f"{name} must be numeric; got a string: {values!r}")
+    array = np.asarray(values)
+    if array.dtype.kind in "USV":
+        raise ValueError(f"{name} must be numeric; got an array of strings or bytes "
+                         f"(dtype {array.dtype})")
+    if array.dtype.kind == "c":
+        raise ValueError(f"{name} must be real-valued; got complex numbers")
+    if array.dtype.kind == "O":
+        if any(isinstance(v, (str, bytes)) for v in array.ravel()):
+            raise ValueError(f"{name} must be numeric; it contains strings")
+        try:
+            array = array.astype(np.float64)
+        except (TypeError, ValueError) as error:
+            raise ValueError(f"{name} must be numeric; cannot convert it to float: "
+                             f"{error}") from None
+    if array.dtype.kind not in "biuf":
+        raise ValueError(f"{name} must be numeric; got dtype {array.dtype}")
+    if array.ndim != ndim:
+        if ndim == 2 and array.ndim == 1:
+            raise ValueError(
+                f"{name} must be 2-D with shape (n_samples, n_features); got a 1-D array "
+                f"of shape {array.shape}. Use {name}.reshape(-1, 1) for one feature or "
+                f"{name}.reshape(1, -1) for one sample.")
+        raise ValueError(f"{name} must be {ndim}-D; got an array of shape {array.shape}")
+    if array.shape[0] == 0:
+        raise ValueError(f"{name} is empty: it has 0 samples (shape {array.shape})")
+    if ndim == 2 and array.shape[1] == 0:
+        raise ValueError(f"{name} has 0 features (shape {array.shape})")
+    array = np.ascontiguousarray(array, dtype=np.float64)
+    nan = np.isnan(array)
+    if nan.any():
+        raise ValueError(f"{name} contains NaN (first at {_describe_position(nan)}); the "
+                         "exact split finders do not handle missing values")
+    infinite = np.isinf(array)
+    if infinite.any():
+        raise ValueError(f"{name} contains infinity (first at "
+                         f"{_describe_position(infinite)})")
+    return array
+
+
+def check_X_y(X, y):
+    """Check a training set: X 2-D, y 1-D, both finite and numeric, same length."""
+    X = check_array(X, name="X", ndim=2)
+    y = check_array(y, name="y", ndim=1)
+    if len(X) != len(y):
+        raise ValueError(f"X and y have different numbers of samples: {len(X)} and {len(y)}")
+    return X, y
+
+
+def check_min_samples_leaf(min_samples_leaf):
+    """``min_samples_leaf`` must be a positive integer."""
+    if (isinstance(min_samples_leaf, bool)
+            or not isinstance(min_samples_leaf, (int, np.integer))
+            or min_samples_leaf < 1):
+        raise ValueError(f"min_samples_leaf must be an integer >= 1; got {min_samples_leaf!r}")
+    return int(min_samples_leaf)
