@@ -1,0 +1,22 @@
+"""Shared test helpers."""
+
+from pathlib import Path
+
+import nbformat
+
+NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
+
+
+def notebook_cells(name, tag="teaching"):
+    """Run the code cells of ``notebooks/<name>`` tagged ``tag`` and return their
+    namespace.  A chapter marks the cells that define a teaching version of an
+    algorithm with this tag; a test then checks that version against treelib."""
+    notebook = nbformat.read(NOTEBOOKS / name, as_version=4)
+    namespace = {}
+    cells = [c for c in notebook.cells
+             if c.cell_type == "code" and tag in c.get("metadata", {}).get("tags", [])]
+    if not cells:
+        raise LookupError(f"{name} has no code cell tagged {tag!r}")
+    for cell in cells:
+        exec(compile(cell.source, f"{name}[{tag}]", "exec"), namespace)
+    return namespace
