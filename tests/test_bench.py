@@ -1,0 +1,85 @@
+"""The timing benchmark: its grid, its statistics and its files."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from treelib import bench
+from treelib.datasets import load_seed_timings
+
+
+def test_grid_is_the_seeds():
+    table = load_seed_timings()
+    np.testing.assert_array_equal([n for n, _ in bench.SEED_GRID], table.n_samples)
+    repeats = dict(bench.SEED_GRID)
+    assert repeats[500] == repeats[2050] == 5
+    assert repeats[2200] == repeats[7900] == 3
+    assert repeats[8000] == repeats[20000] == 1
+
+
+def test_fit_exponent_recovers_a_power_law():
+    n = np.array([500, 1000, 2000, 4000, 8000])
+    assert bench.fit_exponent(n, 3e-7 * n**2) == pytest.approx(2.0)
+    assert bench.fit_exponent(n, 0.01 * n**1.3) == pytest.approx(1.3)
+
+
+def test_time_tree_fits_times_every_method_on_every_repeat():
+    fits = bench.time_tree_fits([(60, 2), (90, 1)], max_depth=3)
+    assert len(fits) == 3 * len(bench.TIMING_METHODS)
+    assert set(fits.method) == set(bench.TIMING_METHODS)
+    # the whole seed grid, every repeat, every method
+    assert info["grid"] == "seed"
+    per_size = fits.groupby("n_samples").size()
+    expected = {n: repeats * len(bench.TIMING_METHODS) for n, repeats in bench.SEED_GRID}
+    assert per_size.to_dict() == expected
+    assert (fits.seconds > 0).all()
+    table = bench.mean_seconds(fits)
+    assert list(table.index) == [60, 90] and list(table.columns) == list(bench.TIMING_METHODS)
+    one = fits[(fits.n_samples == 60) & (fits.method == "scan")].seconds.mean()
+    assert table.loc[60, "scan"] == pytest.approx(one)
+
+
+def test_results_round_trip(tmp_path):
+    fits = pd.DataFrame({"n_samples": [500, 500], "repeat": [0, 1],
+                         "method": ["scan", "scan"], "seconds": [0.25, 0.5]})
+    info = {"cpu": "Test CPU @ 1 GHz", "date": "2026-01-01 00:00 UTC"}
+    path = tmp_path / "out.csv"
+    bench.write_results(fits, path, info)
+    back, back_info = bench.read_results(path)
+    pd.testing.assert_frame_equal(back, fits)
+    assert back_info == info
+
+
+def test_machine_info_names_the_machine():
+    info = bench.machine_info()
+    assert {"cpu", "numpy", "scikit-learn", "date", "threads"} <= set(info)
+    assert info["numpy"] == np.__version__
+
+
+def test_missing_results_say_where_to_look(monkeypatch, tmp_path):
+    monkeypatch.setattr(bench, "RESULTS_DIR", tmp_path)
+    with pytest.raises(FileNotFoundError, match="python -m treelib.bench"):
+        bench.load_results("timing_full")
+
+
+def test_command_line_writes_a_csv(monkeypatch, tmp_path, capsys):
+    monkeypatch.setattr(bench, "QUICK_GRID", [(80, 1)])
+    out = tmp_path / "quick.csv"
+    bench.main(["timing", "--methods", "scan", "cumsum", "--max-depth", "2",
+                "--output", str(out)])
+    fits, info = bench.read_results(out)
+    assert set(fits.method) == {"scan", "cumsum"} and info["max_depth"] == "2"
+    assert "elapsed" in capsys.readouterr().err  # progress lines
+
+
+def test_committed_full_benchmark_is_complete():
+    fits, info = bench.load_results("timing_full")
+    assert info["max_depth"] == str(bench.TIMING_MAX_DEPTH)
+    for key in ["cpu", "numpy", "date"]:
+        assert info[key]
+    assert set(fits.method) == set(bench.TIMING_METHODS)
+    # the whole seed grid, every repeat, every method
+    assert info["grid"] == "seed"
+    per_size = fits.groupby("n_samples").size()
+    expected = {n: repeats * len(bench.TIMING_METHODS) for n, repeats in bench.SEED_GRID}
+    assert per_size.to_dict() == expected
