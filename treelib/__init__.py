@@ -7,6 +7,7 @@ Layers, each knowing only the one below it:
 - ``treelib.splits``     split finders: the best split of one node, three ways;
 - ``treelib.tree``       the fitted tree as flat arrays; vectorized prediction;
 - ``treelib.builders``   growth orders: which node is split next, when to stop;
+- ``treelib.levelwise``  the level-wise builder, one vectorized search per level;
 - ``treelib.estimators`` scikit-learn-compatible estimators (imports scikit-learn);
 - ``treelib.bench``      benchmarks behind the book's timing tables.
 
@@ -18,14 +19,15 @@ from treelib.tree import Tree
 
 __version__ = "0.1.0"
 
-__all__ = ["SPLIT_METHODS", "Split", "best_split", "Tree", "DecisionTreeRegressor"]
+__all__ = ["SPLIT_METHODS", "Split", "best_split", "Tree", "DecisionTreeRegressor",
+           "DecisionTreeClassifier"]
 
 
 def __getattr__(name):
     # The estimators need scikit-learn; import them only when asked for, so that the
     # split finders stay usable with numpy alone.
-    if name == "DecisionTreeRegressor":
-        from treelib.estimators import DecisionTreeRegressor
+    if name in ("DecisionTreeRegressor", "DecisionTreeClassifier"):
+        from treelib import estimators
 
-        return DecisionTreeRegressor
+        return getattr(estimators, name)
     raise AttributeError(f"module 'treelib' has no attribute {name!r}")

@@ -1,54 +1,205 @@
 """Tree builders: the order in which nodes are grown.
 
 A builder knows nothing about how a split is found: it receives ``find_split``, a
-function ``(X_node, y_node) -> Split or None`` (for instance ``best_split`` with a
-method chosen), and decides which node to split next and when to stop.
+function ``(X_node, Y_node) -> Split or None`` (see ``make_split_finder``), and decides
+which node to split next and when to stop.  ``Y`` holds the per-sample statistics of
+``treelib.splits.targets_as_statistics``: the target as one column for squared error,
+the one-hot classes for Gini and entropy.  Each node's ``value`` is the mean of its
+rows of ``Y``: the mean target, or the class proportions.
+
+Three growth orders live here, each a short function:
+
+- ``build_recursive``    depth first by recursion, the textbook version;
+- ``build_depth_first``  depth first with an explicit stack (scikit-learn's default);
+- ``build_best_first``   the most useful split first, from a priority heap (needed for
+  ``max_leaf_nodes``).
+
+The fourth, ``treelib.levelwise.build_level_wise``, grows a whole level at once and
+finds its splits itself, fully vectorized.  All four grow the same tree whenever the
+stopping rules do not depend on the order (no ``max_leaf_nodes``).
 """
+
+import heapq
+from dataclasses import dataclass
 
 import numpy as np
 
-from treelib.criteria import squared_error
+from treelib.criteria import node_impurity
+from treelib.splits import best_split
 from treelib.tree import TREE_LEAF, TreeRecorder
+
+#: scikit-learn's tolerance in ``min_impurity_decrease`` (``improvement + EPSILON <
+#: min_impurity_decrease`` makes a leaf).
+EPSILON = np.finfo(np.float64).eps
 
 
 def is_leaf_by_rule(n_samples, depth, impurity, *, max_depth, min_samples_split,
                     min_samples_leaf):
-    """scikit-learn's stopping rules, checked before a node's split is searched."""
+    """scikit-learn's stopping rules, checked before a node's split is searched.
+
+    (scikit-learn tests ``impurity <= EPSILON``; treelib's impurity of a constant node
+    is exactly 0, so it tests for 0.)"""
     return (depth >= max_depth
             or n_samples < min_samples_split
             or n_samples < 2 * min_samples_leaf
-            or impurity == 0.0)
+            or impurity <= 0.0)
 
 
-def build_depth_first(X, y, find_split, *, max_depth=None, min_samples_split=2,
-                      min_samples_leaf=1):
-    """Grow a regression tree depth first, with an explicit stack.
+@dataclass(frozen=True)
+class StoppingRules:
+    """scikit-learn's rules for when a node stays a leaf.
 
-    The left child is always grown before its sibling, so node ids follow a pre-order
-    walk, as in scikit-learn's default ``DepthFirstTreeBuilder``; the stack replaces
-    recursion, so there is no recursion limit.  Each node costs one call of
-    ``find_split`` on its own samples, plus O(n_node) to partition them.
-
-    Returns a ``Tree`` whose ``value`` holds each node's mean target.
+    A node is a leaf if its depth reached ``max_depth``, it holds fewer than
+    ``min_samples_split`` or ``2 * min_samples_leaf`` samples, it is pure (impurity 0),
+    it has no candidate split, or its best split's improvement ``gain / n_total`` (the
+    impurity decrease weighted by the node's share of the training set) is below
+    ``min_impurity_decrease``.
     """
-    max_depth = np.inf if max_depth is None else max_depth
-    tree = TreeRecorder()
-    stack = [(np.arange(len(y)), 0, TREE_LEAF, False)]
+
+    max_depth: float = np.inf
+    min_samples_split: int = 2
+    min_samples_leaf: int = 1
+    min_impurity_decrease: float = 0.0
+
+    def is_leaf_before_search(self, n_samples, depth, impurity):
+        return is_leaf_by_rule(n_samples, depth, impurity, max_depth=self.max_depth,
+                               min_samples_split=self.min_samples_split,
+                               min_samples_leaf=self.min_samples_leaf)
+
+    def rejects(self, split, n_total):
+        return split is None or split.gain / n_total + EPSILON < self.min_impurity_decrease
+
+
+def make_split_finder(method="cumsum", criterion="squared_error", min_samples_leaf=1,
+                      max_features=None, rng=None):
+    """A ``find_split(X_node, Y_node)`` for the builders.
+
+    With ``max_features`` set (fewer than all features), each node looks at features in
+    a random order (from ``rng``, a ``numpy.random.Generator``) and searches the first
+    ``max_features`` of them that are not constant in the node, as scikit-learn does;
+    ties among them still go to the lowest feature index.
+    """
+    def find_split(X_node, Y_node):
+        n_features = X_node.shape[1]
+        if max_features is None or max_features >= n_features:
+            return best_split(X_node, Y_node, method, criterion=criterion,
+                              min_samples_leaf=min_samples_leaf, check_input=False)
+        varies = X_node.max(axis=0) > X_node.min(axis=0)
+        visit = rng.permutation(n_features)
+        chosen = np.sort(visit[varies[visit]][:max_features])
+        if len(chosen) == 0:
+            return None
+        split = best_split(X_node[:, chosen], Y_node, method, criterion=criterion,
+                           min_samples_leaf=min_samples_leaf, check_input=False)
+        if split is None:
+            return None
+        return type(split)(feature=int(chosen[split.feature]), threshold=split.threshold,
+                           gain=split.gain, n_left=split.n_left, n_right=split.n_right)
+
+    return find_split
+
+
+def evaluate_node(X, Y, samples, depth, criterion, find_split, rules, n_total):
+    """What every builder does at a node: its value and impurity, and its split unless
+    a stopping rule makes it a leaf.  Returns ``(value, impurity, split or None)``.
+    O(n_node k) plus one call of ``find_split``."""
+    Y_node = Y[samples]
+    value, impurity = Y_node.mean(axis=0), node_impurity(Y_node, criterion)
+    if rules.is_leaf_before_search(len(samples), depth, impurity):
+        return value, impurity, None
+    split = find_split(X[samples], Y_node)
+    return value, impurity, None if rules.rejects(split, n_total) else split
+
+
+def _children(X, samples, split):
+    goes_left = split.goes_left(X[samples])
+    return samples[goes_left], samples[~goes_left]
+
+
+def build_recursive(X, Y, find_split, criterion="squared_error", rules=StoppingRules()):
+    """Grow a tree depth first by recursion: split a node, then grow its left subtree,
+    then its right one.
+
+    The shortest correct builder, and the one in textbooks.  Node ids follow a
+    pre-order walk.  Each node costs one ``find_split`` on its own samples plus
+    O(n_node) to partition them.  Python's recursion limit (about 1,000 levels) bounds
+    the depth: fine for balanced trees, not for a degenerate chain.
+    """
+    tree, n_total = TreeRecorder(), len(Y)
+
+    def grow(samples, depth, parent, is_left):
+        value, impurity, split = evaluate_node(X, Y, samples, depth, criterion,
+                                               find_split, rules, n_total)
+        node = tree.add_node(parent, is_left, value, impurity, len(samples))
+        if split is not None:
+            tree.set_split(node, split.feature, split.threshold)
+            left, right = _children(X, samples, split)
+            grow(left, depth + 1, node, True)
+            grow(right, depth + 1, node, False)
+
+    grow(np.arange(len(Y)), 0, TREE_LEAF, False)
+    return tree.finish()
+
+
+def build_depth_first(X, Y, find_split, criterion="squared_error", rules=StoppingRules()):
+    """Grow a tree depth first with an explicit stack, as scikit-learn's default
+    ``DepthFirstTreeBuilder`` does.
+
+    The right child is pushed before the left one, so the left subtree is grown first
+    and node ids follow the same pre-order walk as ``build_recursive``; the stack
+    replaces recursion, so there is no depth limit.  Same cost per node.
+    """
+    tree, n_total = TreeRecorder(), len(Y)
+    stack = [(np.arange(len(Y)), 0, TREE_LEAF, False)]
     while stack:
         samples, depth, parent, is_left = stack.pop()
-        X_node, y_node = X[samples], y[samples]
-        impurity = squared_error(y_node)
-        node = tree.add_node(parent, is_left, value=y_node.mean(), impurity=impurity,
-                             n_samples=len(samples))
-        if is_leaf_by_rule(len(samples), depth, impurity, max_depth=max_depth,
-                           min_samples_split=min_samples_split,
-                           min_samples_leaf=min_samples_leaf):
-            continue
-        split = find_split(X_node, y_node)
-        if split is None:
-            continue
-        tree.set_split(node, split.feature, split.threshold)
-        goes_left = split.goes_left(X_node)
-        stack.append((samples[~goes_left], depth + 1, node, False))
-        stack.append((samples[goes_left], depth + 1, node, True))
+        value, impurity, split = evaluate_node(X, Y, samples, depth, criterion,
+                                               find_split, rules, n_total)
+        node = tree.add_node(parent, is_left, value, impurity, len(samples))
+        if split is not None:
+            tree.set_split(node, split.feature, split.threshold)
+            left, right = _children(X, samples, split)
+            stack.append((right, depth + 1, node, False))
+            stack.append((left, depth + 1, node, True))
     return tree.finish()
+
+
+def build_best_first(X, Y, find_split, criterion="squared_error", rules=StoppingRules(),
+                     max_leaf_nodes=None):
+    """Grow a tree best first: always split the leaf whose split gains the most.
+
+    Every leaf of the growing tree waits in a priority heap, keyed by the gain of its
+    best split (found when the leaf is created).  Popping the heap splits the most
+    useful leaf; its two children are evaluated and pushed.  With ``max_leaf_nodes``
+    the growth stops after ``max_leaf_nodes - 1`` splits, so the tree keeps the most
+    useful splits anywhere in it, which is what scikit-learn's ``BestFirstTreeBuilder``
+    does.  Equal gains pop in the order the leaves were created.  Node ids are given
+    in order of creation (children when their parent is split).  Each node costs one
+    ``find_split`` plus O(log leaves) for the heap.
+    """
+    tree, n_total = TreeRecorder(), len(Y)
+    splits_left = np.inf if max_leaf_nodes is None else max_leaf_nodes - 1
+    heap, created = [], 0
+
+    def add(samples, depth, parent, is_left):
+        nonlocal created
+        value, impurity, split = evaluate_node(X, Y, samples, depth, criterion,
+                                               find_split, rules, n_total)
+        node = tree.add_node(parent, is_left, value, impurity, len(samples))
+        if split is not None:
+            heapq.heappush(heap, (-split.gain, created, node, samples, depth, split))
+        created += 1
+
+    add(np.arange(len(Y)), 0, TREE_LEAF, False)
+    while heap and splits_left > 0:
+        _, _, node, samples, depth, split = heapq.heappop(heap)
+        tree.set_split(node, split.feature, split.threshold)
+        left, right = _children(X, samples, split)
+        add(left, depth + 1, node, True)
+        add(right, depth + 1, node, False)
+        splits_left -= 1
+    return tree.finish()
+
+
+BUILDERS = {"recursive": build_recursive, "depth": build_depth_first,
+            "best": build_best_first}
