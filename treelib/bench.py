@@ -2,7 +2,7 @@
 
 Command line::
 
-    python -m treelib.bench timing --full   # the seed article's grid, about 25 minutes
+    python -m treelib.bench timing --full   # the seed article's grid, about 15 minutes
     python -m treelib.bench timing          # a small grid, about a minute
 
 ``--full`` writes ``benchmarks/timing_full.csv`` (override with ``--output``): one row
@@ -50,10 +50,27 @@ def cpu_model():
     return platform.processor() or platform.machine()
 
 
+def code_version():
+    """The git commit of the treelib being timed ('+ changes' if the tree is dirty)."""
+    import subprocess
+
+    root = Path(__file__).resolve().parent.parent
+    try:
+        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=root,
+                                capture_output=True, text=True, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "treelib"], cwd=root,
+                               capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown (not a git checkout)"
+    return commit + (" + uncommitted changes to treelib" if dirty else "")
+
+
 def machine_info():
-    """What a timing depends on: CPU, cores, Python and library versions, date."""
+    """What a timing depends on: CPU, cores, load, Python and library versions, the
+    code's commit, date."""
     import sklearn
 
+    load = os.getloadavg() if hasattr(os, "getloadavg") else None
     return {
         "cpu": cpu_model(),
         "logical_cpus": os.cpu_count(),
@@ -62,6 +79,8 @@ def machine_info():
         "numpy": np.__version__,
         "scikit-learn": sklearn.__version__,
         "threads": "1 (BLAS/OpenMP pinned with threadpoolctl)",
+        "load average (1 min) at start": "unknown" if load is None else f"{load[0]:.2f}",
+        "treelib commit": code_version(),
         "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
     }
 
