@@ -58,7 +58,8 @@ def code_version():
     try:
         commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=root,
                                 capture_output=True, text=True, check=True).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "treelib"], cwd=root,
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no",
+                                "treelib"], cwd=root,
                                capture_output=True, text=True, check=True).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
         return "unknown (not a git checkout)"
