@@ -79,3 +79,38 @@ def test_committed_full_benchmark_is_complete():
     per_size = fits.groupby("n_samples").size()
     expected = {n: repeats * len(bench.TIMING_METHODS) for n, repeats in bench.SEED_GRID}
     assert per_size.to_dict() == expected
+
+
+class _Collect:
+    """Stands in for a multiprocessing queue."""
+
+    def put(self, rows):
+        self.rows = rows
+
+
+def test_growth_child_reports_time_memory_and_shape():
+    out = _Collect()
+    bench._growth_child("depth", "california_full_depth", 1, 0, out)
+    (case, method, repeat, seconds, peak_mib, n_leaves, depth), = out.rows
+    assert (case, method, repeat) == ("california_full_depth", "depth", 0)
+    assert seconds > 0 and n_leaves > 10_000 and depth > 20
+    assert np.isnan(peak_mib) or peak_mib > 0
+
+
+def test_growth_data_resamples_with_noise():
+    X, y = bench.growth_data("california_full_depth")
+    assert X.shape == (20640, 8)
+    big_X, big_y = bench.growth_data("million_rows_depth_10")
+    assert big_X.shape == (1_000_000, 8) and big_y.shape == (1_000_000,)
+    assert np.isin(big_y, y).all()                        # targets are resampled rows
+    assert len(np.unique(big_X[:, 0])) > 0.99 * len(big_X)  # noise makes values distinct
+
+
+def test_growth_summary_divides_by_scikit_learn():
+    fits = pd.DataFrame({
+        "case": ["a"] * 4, "method": ["depth", "depth", "sklearn", "sklearn"],
+        "repeat": [0, 1, 0, 1], "seconds": [3.0, 5.0, 1.0, 1.0],
+        "peak_mib": [10.0, 12.0, 2.0, 2.0], "n_leaves": [7] * 4, "depth": [3] * 4})
+    table = bench.growth_summary(fits)
+    assert table.loc[("a", "depth"), "vs_sklearn"] == 4.0
+    assert table.loc[("a", "depth"), "peak_mib"] == 12.0

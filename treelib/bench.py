@@ -5,9 +5,13 @@ Command line::
     python -m treelib.bench timing --full   # the seed article's grid, about 15 minutes
     python -m treelib.bench timing          # a small grid, about a minute
 
-``--full`` writes ``benchmarks/timing_full.csv`` (override with ``--output``): one row
-per fitted tree, preceded by ``# key: value`` lines that record the machine it ran
-on.  Every fit runs with BLAS/OpenMP pinned to one thread.
+    python -m treelib.bench growth --full   # growth orders against scikit-learn
+    python -m treelib.bench growth          # california_housing only, a minute or two
+
+``timing --full`` writes ``benchmarks/timing_full.csv`` and ``growth --full`` writes
+``benchmarks/growth.csv`` (override with ``--output``): one row per fitted tree,
+preceded by ``# key: value`` lines that record the machine it ran on.  Every fit runs
+with BLAS/OpenMP pinned to one thread.
 """
 
 import argparse
@@ -164,6 +168,130 @@ def fit_exponent(n_samples, seconds):
     return float(slope)
 
 
+# --- growth orders against scikit-learn ---------------------------------------------
+
+#: Data sets of the growth benchmark: rows (None: all of california_housing, else a
+#: seeded resample of it with small noise) and the depth limit of every tree.
+GROWTH_CASES = {
+    "california_full_depth": {"n_samples": None, "max_depth": None},
+    "million_rows_depth_10": {"n_samples": 1_000_000, "max_depth": 10},
+}
+GROWTH_METHODS = ("recursive", "depth", "best", "level", "sklearn")
+
+
+def growth_data(case, seed=0):
+    """X, y of a growth case.  The large case resamples california_housing with
+    replacement and adds Gaussian noise of 0.001 standard deviations to every feature,
+    so that nearly all values are distinct, as in a genuinely large data set."""
+    from treelib.datasets import load_california_housing
+
+    X, y = load_california_housing(return_X_y=True)
+    n_samples = GROWTH_CASES[case]["n_samples"]
+    if n_samples is None:
+        return X, y
+    rng = np.random.default_rng(seed)
+    rows = rng.integers(0, len(y), n_samples)
+    noise = rng.normal(scale=1e-3, size=(n_samples, X.shape[1])) * X.std(axis=0)
+    return X[rows] + noise, y[rows]
+
+
+def make_growth_model(method, max_depth):
+    """scikit-learn's regressor, or treelib's with the named builder (cumsum splitter)."""
+    if method == "sklearn":
+        from sklearn.tree import DecisionTreeRegressor
+
+        return DecisionTreeRegressor(max_depth=max_depth, random_state=0)
+    from treelib.estimators import DecisionTreeRegressor
+
+    return DecisionTreeRegressor(builder=method, max_depth=max_depth)
+
+
+def _memory_kib(field):
+    """A field of /proc/self/status (VmRSS, VmHWM) in KiB; None where unavailable."""
+    try:
+        with open("/proc/self/status") as status:
+            for line in status:
+                if line.startswith(field + ":"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return None
+
+
+def _reset_peak_memory():
+    """Reset the kernel's peak-RSS counter of this process (Linux >= 4.0)."""
+    try:
+        with open("/proc/self/clear_refs", "w") as clear:
+            clear.write("5")
+        return True
+    except OSError:
+        return False
+
+
+def _growth_child(method, case, repeats, seed, results):
+    """Run in a fresh process: fit ``repeats`` trees, report seconds and peak memory."""
+    from threadpoolctl import threadpool_limits
+
+    X, y = growth_data(case, seed)
+    max_depth = GROWTH_CASES[case]["max_depth"]
+    with threadpool_limits(limits=1):
+        make_growth_model(method, max_depth).fit(X[:500], y[:500])   # warm up
+        rows = []
+        for repeat in range(repeats):
+            gc.collect()
+            before = _memory_kib("VmRSS")
+            measured = _reset_peak_memory() and before is not None
+            model = make_growth_model(method, max_depth)
+            seconds = time_fit(model, X, y)
+            peak = (_memory_kib("VmHWM") - before) / 1024 if measured else float("nan")
+            rows.append((case, method, repeat, seconds, peak, int(model.get_n_leaves()),
+                         int(model.get_depth())))
+            del model
+    results.put(rows)
+
+
+def time_growth(cases, methods=GROWTH_METHODS, repeats=1, seed=0, progress=None):
+    """Fit one regression tree per growth method on each case, each method in a fresh
+    process, so that its peak memory (the rise of the resident set above what the
+    process held before the fit, scikit-learn's C allocations included) is its own.
+
+    Returns a DataFrame: case, method, repeat, seconds, peak_mib, n_leaves, depth.
+    """
+    import multiprocessing
+
+    import pandas as pd
+
+    context = multiprocessing.get_context("spawn")
+    records, start = [], time.perf_counter()
+    for case in cases:
+        for method in methods:
+            results = context.Queue()
+            child = context.Process(target=_growth_child,
+                                    args=(method, case, repeats, seed, results))
+            child.start()
+            rows = results.get()
+            child.join()
+            records += rows
+            if progress is not None:
+                mean = np.mean([r[3] for r in rows])
+                print(f"{case:>24} {method:>9}: {mean:8.3f} s per tree, peak "
+                      f"{rows[-1][4]:7.1f} MiB   elapsed "
+                      f"{_clock(time.perf_counter() - start)}", file=progress, flush=True)
+    return pd.DataFrame(records, columns=["case", "method", "repeat", "seconds",
+                                          "peak_mib", "n_leaves", "depth"])
+
+
+def growth_summary(fits):
+    """Mean seconds, peak memory and the ratio to scikit-learn per case and method."""
+    table = fits.groupby(["case", "method"], sort=False).agg(
+        seconds=("seconds", "mean"), peak_mib=("peak_mib", "max"),
+        n_leaves=("n_leaves", "first"), depth=("depth", "first"))
+    sklearn_seconds = table.xs("sklearn", level="method")["seconds"]
+    table["vs_sklearn"] = table["seconds"] / sklearn_seconds.reindex(
+        table.index.get_level_values("case")).to_numpy()
+    return table
+
+
 def write_results(fits, path, info):
     """Write ``fits`` as CSV, preceded by one ``# key: value`` line per ``info`` item."""
     path = Path(path)
@@ -212,7 +340,17 @@ def main(argv=None):
     timing.add_argument("--seed", type=int, default=0)
     timing.add_argument("--output", type=Path,
                         help="CSV to write (default with --full: benchmarks/timing_full.csv)")
+    growth = commands.add_parser("growth", help="growth orders against scikit-learn")
+    growth.add_argument("--full", action="store_true",
+                        help="also the 1,000,000-row case, and 3 repeats on california")
+    growth.add_argument("--methods", nargs="+", default=list(GROWTH_METHODS),
+                        choices=GROWTH_METHODS)
+    growth.add_argument("--seed", type=int, default=0)
+    growth.add_argument("--output", type=Path,
+                        help="CSV to write (default with --full: benchmarks/growth.csv)")
     args = parser.parse_args(argv)
+    if args.command == "growth":
+        return _main_growth(args)
 
     grid = SEED_GRID if args.full else QUICK_GRID
     output = args.output or (RESULTS_DIR / "timing_full.csv" if args.full else None)
@@ -222,6 +360,30 @@ def main(argv=None):
     print("\n".join(f"{k}: {v}" for k, v in info.items()), file=sys.stderr)
     fits = time_tree_fits(grid, args.methods, args.max_depth, args.seed, progress=sys.stderr)
     print(mean_seconds(fits).round(4).to_string())
+    if output is not None:
+        write_results(fits, output, info)
+        print(f"wrote {output}", file=sys.stderr)
+
+
+def _main_growth(args):
+    output = args.output or (RESULTS_DIR / "growth.csv" if args.full else None)
+    info = machine_info()
+    info.update(benchmark="growth", grid="full" if args.full else "quick", seed=args.seed,
+                splitter="cumsum (every treelib builder)")
+    print("\n".join(f"{k}: {v}" for k, v in info.items()), file=sys.stderr)
+    fits = []
+    if args.full:
+        fits.append(time_growth(["california_full_depth"], args.methods, repeats=3,
+                                seed=args.seed, progress=sys.stderr))
+        fits.append(time_growth(["million_rows_depth_10"], args.methods, repeats=1,
+                                seed=args.seed, progress=sys.stderr))
+    else:
+        fits.append(time_growth(["california_full_depth"], args.methods, repeats=1,
+                                seed=args.seed, progress=sys.stderr))
+    import pandas as pd
+
+    fits = pd.concat(fits, ignore_index=True)
+    print(growth_summary(fits).round(3).to_string())
     if output is not None:
         write_results(fits, output, info)
         print(f"wrote {output}", file=sys.stderr)
