@@ -1,4 +1,7 @@
-"""The growth orders: the same tree whenever the rules allow, and their node orders."""
+"""The growth orders: the same tree whenever the rules allow, and their node orders.
+
+``tests/test_levelwise.py`` tests the level-wise builder in depth; here all four growth
+orders are compared on the same random training sets."""
 
 import numpy as np
 import pytest
@@ -10,6 +13,7 @@ from conftest import assert_same_tree
 from treelib import DecisionTreeClassifier, DecisionTreeRegressor
 from treelib.builders import (BUILDERS, StoppingRules, build_best_first,
                               build_depth_first, build_recursive, make_split_finder)
+from treelib.levelwise import build_level_wise
 from treelib.splits import targets_as_statistics
 
 
@@ -39,6 +43,11 @@ def test_every_growth_order_grows_the_same_tree(data):
     reference = build_recursive(X, Y, find_split, criterion, rules)
     for build in (build_depth_first, build_best_first):
         assert_same_tree(build(X, Y, find_split, criterion, rules), reference)
+    level_wise = build_level_wise(
+        X, Y, criterion, max_depth=None if np.isinf(rules.max_depth) else rules.max_depth,
+        min_samples_split=rules.min_samples_split, min_samples_leaf=rules.min_samples_leaf,
+        min_impurity_decrease=rules.min_impurity_decrease)
+    assert_same_tree(level_wise, reference)
 
 
 def test_node_ids_record_the_growth_order():
@@ -107,7 +116,7 @@ def test_max_features_is_seeded_and_searches_that_many_features():
     assert len(roots) >= 4
 
 
-@pytest.mark.parametrize("builder", sorted(BUILDERS))
+@pytest.mark.parametrize("builder", [*sorted(BUILDERS), "level"])
 def test_classifier_builders_give_the_same_predictions(builder):
     from sklearn.datasets import load_iris
 

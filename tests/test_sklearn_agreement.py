@@ -120,14 +120,14 @@ def assert_same_tree_up_to_ties(ours, theirs, X, y):
     return ties
 
 
-def fit_both(name, data, **params):
+def fit_both(name, data, builder=None, **params):
     X, y = data(name)
     if name in REGRESSION:
-        pair = DecisionTreeRegressor(**params), sklearn.tree.DecisionTreeRegressor(
-            **params, random_state=0)
+        pair = (DecisionTreeRegressor(builder=builder, **params),
+                sklearn.tree.DecisionTreeRegressor(**params, random_state=0))
     else:
-        pair = DecisionTreeClassifier(**params), sklearn.tree.DecisionTreeClassifier(
-            **params, random_state=0)
+        pair = (DecisionTreeClassifier(builder=builder, **params),
+                sklearn.tree.DecisionTreeClassifier(**params, random_state=0))
     return pair[0].fit(X, y), pair[1].fit(X, y), X, y
 
 
@@ -153,6 +153,14 @@ def test_depth_limited_trees_equal_scikit_learns(name, max_depth, data):
     if ties == 0:
         np.testing.assert_allclose(ours.predict(X), theirs.predict(X), rtol=1e-12)
         assert ours.get_n_leaves() == theirs.get_n_leaves()
+
+
+@pytest.mark.parametrize("max_depth", [3, 8, None])
+@pytest.mark.parametrize("name", REGRESSION + CLASSIFICATION)
+def test_level_wise_trees_equal_scikit_learns(name, max_depth, data):
+    ours, theirs, X, y = fit_both(name, data, builder="level", max_depth=max_depth,
+                                  min_samples_leaf=2)
+    assert_same_tree_up_to_ties(ours, theirs, X, y)
 
 
 @pytest.mark.parametrize("criterion", ["gini", "entropy"])
