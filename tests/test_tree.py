@@ -118,3 +118,15 @@ def test_single_leaf_tree():
     assert model.tree_.node_count == 1 and model.get_depth() == 0
     np.testing.assert_array_equal(model.predict(np.zeros((3, 2))), [2.5] * 3)
     assert model.tree_.export_text() == "|--- value: [2.500]"
+
+
+def test_export_text_names_the_majority_class():
+    from treelib import DecisionTreeClassifier
+
+    X = np.array([[0.0], [1.0], [2.0], [3.0]])
+    model = DecisionTreeClassifier().fit(X, ["no", "no", "yes", "yes"])
+    text = model.tree_.export_text(["x"], decimals=1, class_names=model.classes_)
+    assert text.splitlines() == ["|--- x <= 1.5",
+                                 "|   |--- class: no  (proportions [1.0, 0.0])",
+                                 "|--- x >  1.5",
+                                 "|   |--- class: yes  (proportions [0.0, 1.0])"]

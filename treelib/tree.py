@@ -90,9 +90,10 @@ class Tree:
         """The ``value`` row of the leaf reached by every row of ``X``."""
         return self.value[self.apply(X)]
 
-    def export_text(self, feature_names=None, decimals=3):
+    def export_text(self, feature_names=None, decimals=3, class_names=None):
         """The tree as indented text, one line per test or leaf, in the layout of
-        ``sklearn.tree.export_text``."""
+        ``sklearn.tree.export_text``.  With ``class_names`` (a classifier's
+        ``classes_``), a leaf shows its majority class before its proportions."""
         names = feature_names or [f"feature_{j}" for j in range(int(self.feature.max()) + 1)]
         lines, stack = [], [(0, 0)]
         while stack:
@@ -104,7 +105,11 @@ class Tree:
             bar = "|   " * depth + "|--- "
             if self.children_left[node] == TREE_LEAF:
                 value = ", ".join(f"{v:.{decimals}f}" for v in self.value[node])
-                lines.append(f"{bar}value: [{value}]")
+                if class_names is None:
+                    lines.append(f"{bar}value: [{value}]")
+                else:
+                    majority = class_names[int(np.argmax(self.value[node]))]
+                    lines.append(f"{bar}class: {majority}  (proportions [{value}])")
                 continue
             name, t = names[self.feature[node]], f"{self.threshold[node]:.{decimals}f}"
             lines.append(f"{bar}{name} <= {t}")
