@@ -269,8 +269,13 @@ def time_growth(cases, methods=GROWTH_METHODS, repeats=1, seed=0, progress=None)
             child = context.Process(target=_growth_child,
                                     args=(method, case, repeats, seed, results))
             child.start()
-            rows = results.get()
-            child.join()
+            try:
+                rows = results.get(timeout=3600)   # a child that dies must not hang us
+            finally:
+                child.join()
+            if child.exitcode != 0:
+                raise RuntimeError(f"{method} on {case} failed (exit code "
+                                   f"{child.exitcode})")
             records += rows
             if progress is not None:
                 mean = np.mean([r[3] for r in rows])

@@ -174,8 +174,10 @@ def build_best_first(X, Y, find_split, criterion="squared_error", rules=Stopping
     the growth stops after ``max_leaf_nodes - 1`` splits, so the tree keeps the most
     useful splits anywhere in it, which is what scikit-learn's ``BestFirstTreeBuilder``
     does.  Equal gains pop in the order the leaves were created.  Node ids are given
-    in order of creation (children when their parent is split).  Each node costs one
-    ``find_split`` plus O(log leaves) for the heap.
+    in order of creation (children when their parent is split): the s-th split creates
+    nodes 2s + 1 and 2s + 2, so the tree grown with ``max_leaf_nodes=k`` is the first
+    2k - 1 nodes of the unlimited one.  Each node costs one ``find_split`` plus
+    O(log leaves) for the heap.
     """
     tree, n_total = TreeRecorder(), len(Y)
     splits_left = np.inf if max_leaf_nodes is None else max_leaf_nodes - 1
