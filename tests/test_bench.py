@@ -114,3 +114,13 @@ def test_growth_summary_divides_by_scikit_learn():
     table = bench.growth_summary(fits)
     assert table.loc[("a", "depth"), "vs_sklearn"] == 4.0
     assert table.loc[("a", "depth"), "peak_mib"] == 12.0
+
+
+def test_committed_growth_benchmark_is_complete():
+    fits, info = bench.load_results("growth")
+    assert info["grid"] == "full" and info["cpu"] and info["date"]
+    for case in bench.GROWTH_CASES:
+        assert set(fits[fits.case == case].method) == set(bench.GROWTH_METHODS)
+    # every treelib builder grew the same tree
+    treelib_fits = fits[fits.method != "sklearn"]
+    assert (treelib_fits.groupby("case").n_leaves.nunique() == 1).all()
