@@ -22,22 +22,30 @@ def notebook_cells(name, tag="teaching"):
     return namespace
 
 
-def assert_same_tree(a, b, rtol=1e-9):
-    """Two ``treelib.tree.Tree`` objects describe the same tree, whatever their node
-    ids: walk both from the root in parallel and compare every node's test (threshold
-    bit for bit), sample count, value and impurity."""
+def assert_same_tree(a, b):
+    """Walk trees ``a`` and ``b`` from the root in parallel (their node ids may differ)
+    and check that every pair of nodes holds the same test (feature, and threshold
+    bit for bit), the same number of samples, the same value and impurity (up to
+    rounding), and that leaves face leaves."""
     import numpy as np
 
-    stack = [(0, 0)]
+    stack, visited = [(0, 0)], 0
     while stack:
         i, j = stack.pop()
-        assert a.n_node_samples[i] == b.n_node_samples[j], (i, j)
-        np.testing.assert_allclose(a.value[i], b.value[j], rtol=rtol, atol=1e-12)
-        np.testing.assert_allclose(a.impurity[i], b.impurity[j], rtol=rtol, atol=1e-12)
+        visited += 1
+        where = f"node {i} of the first tree, {j} of the second"
+        assert a.n_node_samples[i] == b.n_node_samples[j], where
+        np.testing.assert_allclose(a.value[i], b.value[j], rtol=1e-9, atol=1e-12,
+                                   err_msg=where)
+        np.testing.assert_allclose(a.impurity[i], b.impurity[j], rtol=1e-9, atol=1e-12,
+                                   err_msg=where)
         a_leaf, b_leaf = a.children_left[i] == -1, b.children_left[j] == -1
-        assert a_leaf == b_leaf, (i, j)
-        if not a_leaf:
-            assert (a.feature[i], a.threshold[i]) == (b.feature[j], b.threshold[j]), (i, j)
-            stack += [(a.children_left[i], b.children_left[j]),
-                      (a.children_right[i], b.children_right[j])]
-    assert a.node_count == b.node_count
+        assert a_leaf == b_leaf, where
+        if a_leaf:
+            assert a.feature[i] == b.feature[j] == -2, where
+            continue
+        assert a.feature[i] == b.feature[j], where
+        assert a.threshold[i] == b.threshold[j], where      # exactly
+        stack += [(a.children_left[i], b.children_left[j]),
+                  (a.children_right[i], b.children_right[j])]
+    assert visited == a.node_count == b.node_count

@@ -8,6 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from conftest import assert_same_tree
 from treelib import levelwise
 from treelib.builders import StoppingRules, build_depth_first
 from treelib.criteria import CRITERIA, one_hot, split_gain
@@ -20,33 +21,6 @@ EPSILON = np.finfo(np.float64).eps      # scikit-learn's slack in min_impurity_d
 
 
 # --- comparing trees -----------------------------------------------------------------
-
-
-def assert_same_tree(a, b):
-    """Walk trees ``a`` and ``b`` from the root in parallel (their node ids may differ)
-    and check that every pair of nodes holds the same test (feature, and threshold
-    bit for bit), the same number of samples, the same value and impurity (up to
-    rounding), and that leaves face leaves."""
-    stack, visited = [(0, 0)], 0
-    while stack:
-        i, j = stack.pop()
-        visited += 1
-        where = f"node {i} of the first tree, {j} of the second"
-        assert a.n_node_samples[i] == b.n_node_samples[j], where
-        np.testing.assert_allclose(a.value[i], b.value[j], rtol=1e-9, atol=1e-12,
-                                   err_msg=where)
-        np.testing.assert_allclose(a.impurity[i], b.impurity[j], rtol=1e-9, atol=1e-12,
-                                   err_msg=where)
-        a_leaf, b_leaf = a.children_left[i] == TREE_LEAF, b.children_left[j] == TREE_LEAF
-        assert a_leaf == b_leaf, where
-        if a_leaf:
-            assert a.feature[i] == b.feature[j] == TREE_UNDEFINED, where
-            continue
-        assert a.feature[i] == b.feature[j], where
-        assert a.threshold[i] == b.threshold[j], where      # exactly
-        stack += [(a.children_left[i], b.children_left[j]),
-                  (a.children_right[i], b.children_right[j])]
-    assert visited == a.node_count == b.node_count
 
 
 def assert_breadth_first(tree):

@@ -38,11 +38,10 @@ def is_leaf_by_rule(n_samples, depth, impurity, *, max_depth, min_samples_split,
     """scikit-learn's stopping rules, checked before a node's split is searched.
 
     (scikit-learn tests ``impurity <= EPSILON``; treelib's impurity of a constant node
-    is exactly 0, so it tests for 0.)"""
-    return (depth >= max_depth
-            or n_samples < min_samples_split
-            or n_samples < 2 * min_samples_leaf
-            or impurity <= 0.0)
+    is exactly 0, so it tests for 0.)  Works on one node or, with arrays of sizes and
+    impurities, on many at once."""
+    return ((depth >= max_depth) | (n_samples < min_samples_split)
+            | (n_samples < 2 * min_samples_leaf) | (impurity <= 0.0))
 
 
 @dataclass(frozen=True)

@@ -30,12 +30,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from treelib.builders import EPSILON, is_leaf_by_rule
 from treelib.criteria import gain_from_sums, xlog2x
 from treelib.splits import TIE_RTOL, midpoint
 from treelib.tree import TREE_LEAF, TREE_UNDEFINED, Tree
-
-#: scikit-learn's tolerance in ``min_impurity_decrease``.
-EPSILON = np.finfo(np.float64).eps
 
 
 def build_level_wise(X, Y, criterion="squared_error", *, max_depth=None,
@@ -119,8 +117,9 @@ class _Rules:
 
     def is_leaf(self, counts, impurity, depth):
         """Nodes that are leaves before any search (``is_leaf_by_rule``), as a mask."""
-        return ((depth >= self.max_depth) | (counts < self.min_samples_split)
-                | (counts < 2 * self.min_samples_leaf) | (impurity <= 0.0))
+        return is_leaf_by_rule(counts, depth, impurity, max_depth=self.max_depth,
+                               min_samples_split=self.min_samples_split,
+                               min_samples_leaf=self.min_samples_leaf)
 
     def rejects(self, gain):
         """Nodes whose best gain is too small to split (or -inf: no candidate cut)."""
