@@ -5,6 +5,7 @@ Layers, each knowing only the one below it:
 - ``treelib.datasets``   data shipped with the book (no network);
 - ``treelib.criteria``   impurities (squared error, Gini, entropy) and gains;
 - ``treelib.splits``     split finders: the best split of one node, three ways;
+- ``treelib.binning``    each feature cut once into at most ``max_bins`` bins;
 - ``treelib.tree``       the fitted tree as flat arrays; vectorized prediction;
 - ``treelib.builders``   growth orders: which node is split next, when to stop;
 - ``treelib.levelwise``  the level-wise builder, one vectorized search per level;

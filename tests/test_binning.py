@@ -1,0 +1,65 @@
+"""Binning each feature once, for the histogram split finders."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+from treelib import best_split
+from treelib.binning import bin_features, bin_thresholds
+from treelib.splits import midpoint
+
+
+@settings(max_examples=200, deadline=None)
+@given(X=hnp.arrays(np.float64, st.tuples(st.integers(1, 80), st.integers(1, 3)),
+                    elements=st.integers(-5, 5).map(float)
+                    | st.floats(-1e6, 1e6, allow_nan=False, allow_subnormal=False)),
+       max_bins=st.integers(2, 40))
+def test_codes_follow_the_thresholds(X, max_bins):
+    codes, thresholds = bin_features(X, max_bins)
+    for j, cuts in enumerate(thresholds):
+        assert len(cuts) <= max_bins - 1 and np.all(np.diff(cuts) > 0)
+        assert codes[:, j].max() <= len(cuts)
+        for b, t in enumerate(cuts):                   # x <= t  <=>  code <= b
+            np.testing.assert_array_equal(X[:, j] <= t, codes[:, j] <= b)
+
+
+@settings(max_examples=100, deadline=None)
+@given(x=hnp.arrays(np.float64, st.integers(1, 60), elements=st.integers(0, 9).map(float)))
+def test_few_distinct_values_get_one_bin_each(x):
+    values = np.unique(x)
+    np.testing.assert_array_equal(bin_thresholds(x, max_bins=10),
+                                  midpoint(values[:-1], values[1:]))
+
+
+def test_one_bin_per_value_keeps_the_exact_split():
+    # with one bin per distinct value, the best split on the codes is the exact split
+    rng = np.random.default_rng(0)
+    X = rng.integers(0, 30, size=(300, 3)).astype(float)
+    y = np.sin(X[:, 0] / 5) + X[:, 1] / 10 + rng.normal(scale=0.1, size=300)
+    codes, thresholds = bin_features(X, max_bins=255)
+    exact, binned = best_split(X, y), best_split(codes, y)
+    assert binned.feature == exact.feature and binned.n_left == exact.n_left
+    assert thresholds[exact.feature][int(binned.threshold)] == exact.threshold
+    assert binned.gain == pytest.approx(exact.gain)
+
+
+def test_many_values_get_quantile_bins_of_similar_size():
+    x = np.random.default_rng(1).normal(size=10_000)
+    codes, (cuts,) = bin_features(x[:, None], max_bins=16)
+    assert len(cuts) == 15
+    sizes = np.bincount(codes[:, 0])
+    assert sizes.min() > 0.9 * len(x) / 16 and sizes.max() < 1.1 * len(x) / 16
+    # new data is binned with the training thresholds
+    new, _ = bin_features(np.array([[-10.0], [10.0]]), thresholds=[cuts])
+    assert new[:, 0].tolist() == [0, 15]
+
+
+def test_bad_arguments():
+    with pytest.raises(ValueError, match="max_bins must be an integer from 2 to 256"):
+        bin_thresholds(np.arange(5.0), max_bins=1)
+    with pytest.raises(ValueError, match="2 features but 1 lists"):
+        bin_features(np.ones((3, 2)), thresholds=[np.array([0.5])])
+    with pytest.raises(ValueError, match="contains NaN"):
+        bin_features(np.array([[np.nan]]))
