@@ -7,7 +7,8 @@ default.
 
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from treelib import DecisionTreeClassifier, DecisionTreeRegressor
+from treelib import (DecisionTreeClassifier, DecisionTreeRegressor,
+                     RandomDecisionTreeClassifier, RandomDecisionTreeRegressor)
 
 ESTIMATORS = [
     DecisionTreeRegressor(),
@@ -17,6 +18,15 @@ ESTIMATORS = [
     DecisionTreeRegressor(builder="level"),
     DecisionTreeClassifier(builder="level", criterion="entropy", min_samples_leaf=2),
     DecisionTreeRegressor(builder="recursive", splitter="scan", max_depth=4),
+    DecisionTreeRegressor(splitter="hist"),
+    DecisionTreeClassifier(splitter="hist", max_bins=16, builder="level"),
+    DecisionTreeRegressor(splitter="hist", builder="level", max_bins=32, min_samples_leaf=3),
+    DecisionTreeClassifier(splitter="hist", builder="best", max_leaf_nodes=10,
+                           criterion="entropy"),
+    DecisionTreeRegressor(splitter="random", random_state=0),
+    DecisionTreeClassifier(splitter="random", max_features="sqrt", random_state=0),
+    RandomDecisionTreeClassifier(random_state=0),
+    RandomDecisionTreeRegressor(n_estimators=5, random_state=0),
 ]
 
 

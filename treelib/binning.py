@@ -6,11 +6,13 @@ distinct value of a feature: they cut it once into a few ordered bins and only e
 consider splits between bins.  A bin is then a small integer *code*, and the split
 ``x <= threshold`` becomes ``code <= b``.
 
-The rule used here is scikit-learn's: a feature with at most ``max_bins`` distinct
-values gets one bin per value, with the thresholds at the midpoints between
-neighbouring values (exactly the exact splitter's candidate thresholds); a feature with
-more gets thresholds at ``max_bins - 1`` evenly spaced quantiles of its values, so that
-the bins hold about equally many samples.
+The rule used here is scikit-learn's (``HistGradientBoosting``'s ``_BinMapper``, 1.7
+and later): a feature with at most ``max_bins`` distinct values gets one bin per value,
+with the thresholds at the midpoints between neighbouring values (exactly the exact
+splitter's candidate thresholds); a feature with more gets thresholds at ``max_bins - 1``
+evenly spaced percentiles of its values (numpy's ``"averaged_inverted_cdf"`` definition,
+duplicates removed), so that the bins hold about equally many samples.  The tests check
+the thresholds against scikit-learn's own.
 """
 
 import numpy as np
@@ -39,10 +41,8 @@ def bin_thresholds(x, max_bins=255):
     values = np.unique(x)
     if len(values) <= max_bins:
         return midpoint(values[:-1], values[1:])
-    quantiles = np.linspace(0.0, 1.0, max_bins + 1)[1:-1]
-    thresholds = np.unique(np.quantile(x, quantiles, method="midpoint"))
-    # a threshold at the largest value would leave its upper bin empty for ever
-    return thresholds[thresholds < values[-1]]
+    percentiles = np.linspace(0.0, 100.0, max_bins + 1)[1:-1]
+    return np.unique(np.percentile(x, percentiles, method="averaged_inverted_cdf"))
 
 
 def bin_features(X, max_bins=255, thresholds=None):

@@ -19,13 +19,14 @@ finds its splits itself, fully vectorized.  All four grow the same tree whenever
 stopping rules do not depend on the order (no ``max_leaf_nodes``).
 """
 
+import dataclasses
 import heapq
 from dataclasses import dataclass
 
 import numpy as np
 
 from treelib.criteria import node_impurity
-from treelib.splits import best_split
+from treelib.splits import best_split, check_method
 from treelib.tree import TREE_LEAF, TreeRecorder
 
 #: scikit-learn's tolerance in ``min_impurity_decrease`` (``improvement + EPSILON <
@@ -69,31 +70,58 @@ class StoppingRules:
         return split is None or split.gain / n_total + EPSILON < self.min_impurity_decrease
 
 
+def node_search(method="cumsum", criterion="squared_error", min_samples_leaf=1, rng=None,
+                n_bins=None):
+    """The search of one node, ``search(X_node, Y_node) -> Split or None``, for a method.
+
+    ``"naive"``, ``"scan"``, ``"cumsum"``: the exact finders of ``treelib.splits``;
+    ``"hist"``: ``treelib.histogram.best_histogram_split`` on bin codes (``n_bins``
+    bins; the builder then receives codes instead of X); ``"random"``:
+    ``treelib.random_splits.random_split`` with thresholds drawn from ``rng``.
+    """
+    if method == "hist":
+        from treelib.histogram import best_histogram_split
+
+        if n_bins is None:
+            raise ValueError("the 'hist' search needs n_bins, the number of bins")
+        return lambda codes, Y: best_histogram_split(codes, Y, n_bins, criterion,
+                                                     min_samples_leaf)
+    if method == "random":
+        from treelib.random_splits import random_split
+
+        if rng is None:
+            raise ValueError("the 'random' search needs rng, a numpy.random.Generator")
+        return lambda X, Y: random_split(X, Y, rng, criterion, min_samples_leaf)
+    check_method(method)
+    return lambda X, Y: best_split(X, Y, method, criterion=criterion,
+                                   min_samples_leaf=min_samples_leaf, check_input=False)
+
+
 def make_split_finder(method="cumsum", criterion="squared_error", min_samples_leaf=1,
-                      max_features=None, rng=None):
-    """A ``find_split(X_node, Y_node)`` for the builders.
+                      max_features=None, rng=None, n_bins=None):
+    """A ``find_split(X_node, Y_node)`` for the builders: ``node_search``'s search of
+    ``method``, over all the features or, with ``max_features``, a random subset.
 
     With ``max_features`` set (fewer than all features), each node looks at features in
     a random order (from ``rng``, a ``numpy.random.Generator``) and searches the first
     ``max_features`` of them that are not constant in the node, as scikit-learn does;
     ties among them still go to the lowest feature index.
     """
+    search = node_search(method, criterion, min_samples_leaf, rng, n_bins)
+
     def find_split(X_node, Y_node):
         n_features = X_node.shape[1]
         if max_features is None or max_features >= n_features:
-            return best_split(X_node, Y_node, method, criterion=criterion,
-                              min_samples_leaf=min_samples_leaf, check_input=False)
+            return search(X_node, Y_node)
         varies = X_node.max(axis=0) > X_node.min(axis=0)
         visit = rng.permutation(n_features)
         chosen = np.sort(visit[varies[visit]][:max_features])
         if len(chosen) == 0:
             return None
-        split = best_split(X_node[:, chosen], Y_node, method, criterion=criterion,
-                           min_samples_leaf=min_samples_leaf, check_input=False)
+        split = search(X_node[:, chosen], Y_node)
         if split is None:
             return None
-        return type(split)(feature=int(chosen[split.feature]), threshold=split.threshold,
-                           gain=split.gain, n_left=split.n_left, n_right=split.n_right)
+        return dataclasses.replace(split, feature=int(chosen[split.feature]))
 
     return find_split
 

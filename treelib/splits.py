@@ -185,18 +185,29 @@ def cumsum_gains(Y, order, valid, criterion="squared_error"):
 SPLIT_METHODS = {"naive": naive_gains, "scan": scan_gains, "cumsum": cumsum_gains}
 
 
-def pick_best(gains, x_sorted, parent_impurity):
-    """The best cut under the documented tie rule, as a ``Split``; None if no cut exists.
+def best_cut(gains, parent_impurity):
+    """Position ``(i, feature)`` of the best cut in ``gains`` (cuts x features); None if
+    every gain is ``-inf``.
 
     Tie rule: gains within ``TIE_RTOL * parent_impurity`` (the node's total impurity,
     ``n I(node)``: its SSE for squared error) of the highest gain are tied; among tied
-    cuts the lowest feature index wins, then the lowest threshold.
+    cuts the lowest feature index wins, then the lowest cut (the lowest threshold).
+    Every split finder in treelib breaks ties with this one function.
     """
     if not np.isfinite(gains).any():
         return None
     tied = gains >= gains.max() - TIE_RTOL * parent_impurity
     feature = int(np.argmax(tied.any(axis=0)))
-    i = int(np.argmax(tied[:, feature]))
+    return int(np.argmax(tied[:, feature])), feature
+
+
+def pick_best(gains, x_sorted, parent_impurity):
+    """The best cut under the tie rule of ``best_cut``, as a ``Split`` whose threshold is
+    the midpoint of the two values around the cut; None if no cut exists."""
+    best = best_cut(gains, parent_impurity)
+    if best is None:
+        return None
+    i, feature = best
     return Split(feature=feature,
                  threshold=float(midpoint(x_sorted[i, feature], x_sorted[i + 1, feature])),
                  gain=max(float(gains[i, feature]), 0.0),
