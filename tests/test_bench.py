@@ -124,3 +124,80 @@ def test_committed_growth_benchmark_is_complete():
     # every treelib builder grew the same tree
     treelib_fits = fits[fits.method != "sklearn"]
     assert (treelib_fits.groupby("case").n_leaves.nunique() == 1).all()
+
+
+# --- the benchmarks of the part on approximate and random splits ---------------------
+
+
+def test_california_split_is_fixed_and_float32():
+    X_train, X_test, y_train, y_test = bench.california_split()
+    assert (len(X_train), len(X_test)) == (15480, 5160)
+    np.testing.assert_array_equal(X_train, X_train.astype(np.float32))
+    again = bench.california_split()
+    np.testing.assert_array_equal(again[1], X_test)
+
+
+def test_time_bins_scores_every_setting():
+    fits = bench.time_bins(grid=(4, 255), depths=("3",), repeats=2)
+    assert sorted(set(fits.max_bins)) == [0, 4, 255] and len(fits) == 6
+    assert fits.test_r2.between(0.2, 1).all() and (fits.seconds > 0).all()
+    # 255 bins at depth 3 lose little against the exact tree; 4 bins lose more
+    r2 = fits.groupby("max_bins").test_r2.mean()
+    assert r2[4] < r2[255] and abs(r2[255] - r2[0]) < 0.02
+
+
+def test_time_subtraction_counts_fewer_pairs_with_the_trick(monkeypatch):
+    monkeypatch.setitem(bench.GROWTH_CASES, "california_full_depth",
+                        {"n_samples": None, "max_depth": 6})
+    fits = bench.time_subtraction(cases=("california_full_depth",), repeats=1)
+    counted = fits.set_index("subtract").counted
+    assert counted[True] < counted[False] <= 20640 * 8 * 6     # at most all rows per level
+    assert fits.n_leaves.nunique() == 1                      # the same tree
+
+
+def test_auc_table_scores_labels_and_probabilities():
+    fits = bench.auc_table(datasets=("splice",), methods=("logistic", "rdt"), repeats=1)
+    assert list(fits.method) == ["logistic", "rdt"]
+    assert (fits.auc > fits.auc_labels).all()   # scores rank better than hard labels
+
+
+def test_compare_methods_and_its_table():
+    fits = bench.compare_methods(methods=("cumsum, level-wise", "hist 32"), depths=("4",),
+                                 repeats=1)
+    assert len(fits) == 2 * 2
+    table = bench.method_table(fits)
+    assert list(table.index) == ["cumsum, level-wise", "hist 32"]
+    assert table[("", "kind")].tolist() == ["exact", "histogram"]
+    assert table[("depth 4", "california test R^2")].between(0.4, 1).all()
+
+
+def test_rdt_cost_measures_routed_samples(monkeypatch):
+    fits = bench.rdt_cost(repeats=1)
+    assert set(fits.experiment) == {"n", "depth", "features"}
+    depth = fits[fits.experiment == "depth"]
+    assert (depth.depth <= depth.max_depth).all()
+    assert depth.sample_levels.is_monotonic_increasing
+
+
+@pytest.mark.parametrize("name", ["bins", "subtraction", "auc", "rdt_cost", "methods"])
+def test_committed_split_benchmarks_are_complete(name):
+    fits, info = bench.load_results(name)
+    assert info["benchmark"] == name and info["cpu"] and info["date"]
+    assert "uncommitted" not in info["treelib commit"]
+    repeats = int(info["repeats"])
+    if name == "bins":
+        assert (fits.groupby(["depth", "max_bins"]).size() == repeats).all()
+        assert set(fits.max_bins) == {0, *bench.BINS_GRID}
+        assert set(fits.depth.astype(str)) == set(bench.BINS_DEPTHS)
+    if name == "subtraction":
+        assert set(fits.case) == set(bench.SUBTRACTION_CASES)
+        assert (fits.groupby(["case", "subtract"]).size() == repeats).all()
+    if name == "auc":
+        assert set(fits.method) == set(bench.AUC_METHODS)
+        assert set(fits.data) == {"a1a", "a9a", "mushrooms", "splice"}
+    if name == "methods":
+        assert set(fits.method) == set(bench.SPLIT_METHOD_TABLE)
+        assert set(fits.depth.astype(str)) == set(bench.METHOD_DEPTHS)
+        assert set(fits.task) == {"regression", "classification"}
+    if name == "rdt_cost":
+        assert set(fits.experiment) == {"n", "depth", "features"}
