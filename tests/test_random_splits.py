@@ -109,3 +109,18 @@ def test_random_classifier_respects_min_samples_leaf():
     model = DecisionTreeClassifier(splitter="random", min_samples_leaf=7, random_state=0)
     model.fit(X[:2000], y[:2000] > 2)
     assert model.tree_.n_node_samples[model.tree_.is_leaf].min() >= 7
+
+
+def test_on_binary_features_a_random_threshold_is_the_exact_one():
+    # Chapter 9: on a1a every feature is 0/1, its only cut lies between 0 and 1, and a
+    # threshold drawn anywhere in [0, 1) makes that cut: the random tree is the exact tree.
+    from treelib.datasets import load_libsvm
+
+    data = load_libsvm("a1a")
+    exact = DecisionTreeClassifier(max_depth=6).fit(data.X_train, data.y_train).tree_
+    for seed in range(3):
+        random = DecisionTreeClassifier(splitter="random", max_depth=6, random_state=seed)
+        tree = random.fit(data.X_train, data.y_train).tree_
+        np.testing.assert_array_equal(tree.feature, exact.feature)
+        np.testing.assert_array_equal(tree.n_node_samples, exact.n_node_samples)
+        np.testing.assert_array_equal(tree.value, exact.value)

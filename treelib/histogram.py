@@ -31,6 +31,7 @@ import dataclasses
 import numpy as np
 
 from treelib.criteria import centered, gain_from_sums, node_impurity
+from treelib.levelwise import _node_stats, _Rules, _TreeParts
 from treelib.splits import TIE_RTOL, Split, as_columns, best_cut
 
 
@@ -152,8 +153,6 @@ def build_histogram_level_wise(codes, Y, criterion="squared_error", *, n_bins=No
     the samples), O(m f B k) to score every cut, O(n_d log n_d) to group samples by
     node for the children's values.  No sort of feature values at all.
     """
-    from treelib.levelwise import _node_stats, _Rules, _TreeParts
-
     codes = np.asarray(codes)
     Y = as_columns(Y)
     n_bins = int(codes.max()) + 1 if n_bins is None else int(n_bins)
