@@ -31,7 +31,7 @@ import dataclasses
 import numpy as np
 
 from treelib.criteria import centered, gain_from_sums, node_impurity
-from treelib.levelwise import _node_stats, _Rules, _TreeParts
+from treelib.levelwise import _grow_root, _node_stats, _Rules
 from treelib.splits import TIE_RTOL, Split, as_columns, best_cut
 
 
@@ -156,15 +156,12 @@ def build_histogram_level_wise(codes, Y, criterion="squared_error", *, n_bins=No
     codes = np.asarray(codes)
     Y = as_columns(Y)
     n_bins = int(codes.max()) + 1 if n_bins is None else int(n_bins)
-    rules = _Rules(np.inf if max_depth is None else max_depth, min_samples_split,
-                   min_samples_leaf, min_impurity_decrease,
-                   len(Y) if n_total is None else n_total)
-    tree = _TreeParts()
-    counts = np.array([len(Y)])
-    value, impurity, _, centred = _node_stats(Y, counts, criterion)
-    tree.add_nodes(value, impurity, counts)
-    if rules.is_leaf(counts, impurity, depth=0)[0]:
+    rules = _Rules.of(max_depth, min_samples_split, min_samples_leaf,
+                      min_impurity_decrease, len(Y) if n_total is None else n_total)
+    tree, root = _grow_root(Y, criterion, rules)
+    if root is None:
         return tree.finish()
+    counts, impurity, _, centred = root
 
     # Histograms add up statistics centred once, on the root's mean (squared error);
     # ``histogram_gains`` re-centres each node's on its own mean.

@@ -71,17 +71,12 @@ def build_level_wise(X, Y, criterion="squared_error", *, max_depth=None,
     X = np.ascontiguousarray(X, dtype=np.float64)
     Y = np.asarray(Y, dtype=np.float64)
     Y = np.ascontiguousarray(Y[:, None] if Y.ndim == 1 else Y)
-    rules = _Rules(np.inf if max_depth is None else max_depth, min_samples_split,
-                   min_samples_leaf, min_impurity_decrease,
-                   len(X) if n_total is None else n_total)
-    tree = _TreeParts()
-
-    # The root, from all the samples in their original order.
-    counts = np.array([len(X)])
-    value, impurity, totals, centred = _node_stats(Y, counts, criterion)
-    tree.add_nodes(value, impurity, counts)
-    if rules.is_leaf(counts, impurity, depth=0)[0]:
+    rules = _Rules.of(max_depth, min_samples_split, min_samples_leaf,
+                      min_impurity_decrease, len(X) if n_total is None else n_total)
+    tree, root = _grow_root(Y, criterion, rules)
+    if root is None:
         return tree.finish()
+    counts, impurity, totals, centred = root
 
     # Per-sample statistics that the cumulative sums add up: for squared error the
     # target centred on the mean of the sample's current node (re-centred on every new
@@ -114,6 +109,13 @@ class _Rules:
     min_samples_leaf: int
     min_impurity_decrease: float
     n_total: int
+
+    @classmethod
+    def of(cls, max_depth, min_samples_split, min_samples_leaf, min_impurity_decrease,
+           n_total):
+        """The rules from the builders' arguments (``max_depth`` None: no limit)."""
+        return cls(np.inf if max_depth is None else max_depth, min_samples_split,
+                   min_samples_leaf, min_impurity_decrease, n_total)
 
     def is_leaf(self, counts, impurity, depth):
         """Nodes that are leaves before any search (``is_leaf_by_rule``), as a mask."""
@@ -173,6 +175,22 @@ class _TreeParts:
         return Tree(children_left=children_left, children_right=children_right,
                     feature=feature, threshold=threshold, value=value,
                     impurity=impurity, n_node_samples=counts.astype(np.intp))
+
+
+def _grow_root(Y, criterion, rules):
+    """A new tree holding its root, grown from all the samples in their original order.
+
+    Returns ``(tree, root)``: ``root`` is ``(counts, impurity, totals, centred)`` as
+    ``_node_stats`` gives them for the one root node, or None when a stopping rule makes
+    the root a leaf.
+    """
+    tree = _TreeParts()
+    counts = np.array([len(Y)])
+    value, impurity, totals, centred = _node_stats(Y, counts, criterion)
+    tree.add_nodes(value, impurity, counts)
+    if rules.is_leaf(counts, impurity, depth=0)[0]:
+        return tree, None
+    return tree, (counts, impurity, totals, centred)
 
 
 def _grow_level(level, Y, stats, criterion, depth, rules, tree):
