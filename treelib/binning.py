@@ -6,7 +6,7 @@ distinct value of a feature: they cut it once into a few ordered bins and only e
 consider splits between bins.  A bin is then a small integer *code*, and the split
 ``x <= threshold`` becomes ``code <= b``.
 
-The rule used here is scikit-learn's (``HistGradientBoosting``'s ``_BinMapper``, 1.7
+The rule used here is scikit-learn's (``HistGradientBoosting``'s ``_BinMapper``, 1.9
 and later): a feature with at most ``max_bins`` distinct values gets one bin per value,
 with the thresholds at the midpoints between neighbouring values (exactly the exact
 splitter's candidate thresholds); a feature with more gets thresholds at ``max_bins - 1``
