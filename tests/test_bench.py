@@ -68,19 +68,6 @@ def test_command_line_writes_a_csv(monkeypatch, tmp_path, capsys):
     assert "elapsed" in capsys.readouterr().err  # progress lines
 
 
-def test_committed_full_benchmark_is_complete():
-    fits, info = bench.load_results("timing_full")
-    assert info["max_depth"] == str(bench.TIMING_MAX_DEPTH)
-    for key in ["cpu", "numpy", "date"]:
-        assert info[key]
-    assert set(fits.method) == set(bench.TIMING_METHODS)
-    # the whole seed grid, every repeat, every method
-    assert info["grid"] == "seed"
-    per_size = fits.groupby("n_samples").size()
-    expected = {n: repeats * len(bench.TIMING_METHODS) for n, repeats in bench.SEED_GRID}
-    assert per_size.to_dict() == expected
-
-
 class _Collect:
     """Stands in for a multiprocessing queue."""
 
@@ -114,16 +101,6 @@ def test_growth_summary_divides_by_scikit_learn():
     table = bench.growth_summary(fits)
     assert table.loc[("a", "depth"), "vs_sklearn"] == 4.0
     assert table.loc[("a", "depth"), "peak_mib"] == 12.0
-
-
-def test_committed_growth_benchmark_is_complete():
-    fits, info = bench.load_results("growth")
-    assert info["grid"] == "full" and info["cpu"] and info["date"]
-    for case in bench.GROWTH_CASES:
-        assert set(fits[fits.case == case].method) == set(bench.GROWTH_METHODS)
-    # every treelib builder grew the same tree
-    treelib_fits = fits[fits.method != "sklearn"]
-    assert (treelib_fits.groupby("case").n_leaves.nunique() == 1).all()
 
 
 # --- the benchmarks of the part on approximate and random splits ---------------------
@@ -178,26 +155,3 @@ def test_rdt_cost_measures_routed_samples(monkeypatch):
     assert (depth.depth <= depth.max_depth).all()
     assert depth.sample_levels.is_monotonic_increasing
 
-
-@pytest.mark.parametrize("name", ["bins", "subtraction", "auc", "rdt_cost", "methods"])
-def test_committed_split_benchmarks_are_complete(name):
-    fits, info = bench.load_results(name)
-    assert info["benchmark"] == name and info["cpu"] and info["date"]
-    assert "uncommitted" not in info["treelib commit"]
-    repeats = int(info["repeats"])
-    if name == "bins":
-        assert (fits.groupby(["depth", "max_bins"]).size() == repeats).all()
-        assert set(fits.max_bins) == {0, *bench.BINS_GRID}
-        assert set(fits.depth.astype(str)) == set(bench.BINS_DEPTHS)
-    if name == "subtraction":
-        assert set(fits.case) == set(bench.SUBTRACTION_CASES)
-        assert (fits.groupby(["case", "subtract"]).size() == repeats).all()
-    if name == "auc":
-        assert set(fits.method) == set(bench.AUC_METHODS)
-        assert set(fits.data) == {"a1a", "a9a", "mushrooms", "splice"}
-    if name == "methods":
-        assert set(fits.method) == set(bench.SPLIT_METHOD_TABLE)
-        assert set(fits.depth.astype(str)) == set(bench.METHOD_DEPTHS)
-        assert set(fits.task) == {"regression", "classification"}
-    if name == "rdt_cost":
-        assert set(fits.experiment) == {"n", "depth", "features"}

@@ -143,45 +143,7 @@ def test_missing_incomes_cost_less_than_dropping_the_feature():
     assert tree.n_node_samples[missing_child] == np.isnan(X_train_nan[:, 0]).sum()
 
 
-# --- section 5: the cost of random decision trees ---------------------------------------
-
-
-def test_rdt_cost_findings():
-    cost, _ = bench.load_results("rdt_cost")
-    summary = (cost.groupby(["experiment", "n_samples", "n_features", "max_depth"], sort=False)
-               .agg(seconds=("seconds", "median"), sample_levels=("sample_levels", "median")))
-    n_part = summary.xs("n", level="experiment")
-    exponent = bench.fit_exponent(n_part.index.get_level_values("n_samples"), n_part.seconds)
-    assert 0.9 < exponent < 1.2                                  # linear in n
-    per_sample = (summary.seconds / summary.sample_levels).xs("depth", level="experiment")
-    assert per_sample.iloc[-1] > 3 * per_sample.min()            # grows with depth
-    assert 0.05e-6 < per_sample.min() < 0.1e-6 and 0.2e-6 < per_sample.iloc[-1] < 0.35e-6
-    features = summary.xs("features", level="experiment")
-    assert list(features.index.get_level_values("n_features")) == [123, 246, 492, 984]
-    assert 2.3 < features.seconds.iloc[-1] / features.seconds.iloc[0] < 3.5
-    routed = features.sample_levels.iloc[-1] / features.sample_levels.iloc[0]
-    assert 0.9 < routed < 1.1                                    # same work by the seed's count
-
-
 # --- section 6: the seed's table ----------------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def auc_results():
-    fits, _ = bench.load_results("auc")
-    return fits.groupby(["data", "method"]).agg(
-        seconds=("seconds", "median"), auc=("auc", "mean"), auc_labels=("auc_labels", "mean"))
-
-
-def test_auc_csv_has_every_data_set_and_method():
-    fits, _ = bench.load_results("auc")
-    assert set(fits.data) == set(DATASETS)
-    assert set(fits.method) == set(bench.AUC_METHODS)
-    counts = fits.groupby(["data", "method"]).size()
-    assert len(counts) == len(DATASETS) * len(bench.AUC_METHODS) and (counts == 3).all()
-    assert fits.warnings.isna().all()
-    # the scores are deterministic: every repeat scores the same
-    assert (fits.groupby(["data", "method"]).auc.nunique() == 1).all()
 
 
 def test_published_table_is_what_the_chapter_quotes():
@@ -198,46 +160,11 @@ def test_published_table_is_what_the_chapter_quotes():
         assert seed.loc[key, "auc"] == auc and seed.loc[key, "seconds"] == seconds
 
 
-def test_our_random_trees_reproduce_the_seed(auc_results):
-    seed = load_seed_auc_table().set_index(["data", "method"])
-    for data in ["a1a", "a9a", "mushrooms"]:
-        assert auc_results.loc[(data, "rdt"), "auc"] == pytest.approx(
-            seed.loc[(data, "RDT"), "auc"], abs=0.01)
-    assert auc_results.loc[("splice", "rdt"), "auc"] > seed.loc[("splice", "RDT"), "auc"]
-
-
-def test_the_seeds_linear_models_were_scored_by_their_labels(auc_results):
-    seed = load_seed_auc_table().set_index(["data", "method"])
-    for data in ["a1a", "a9a", "splice"]:
-        for ours, theirs in [("linear_svc", "SMO (SVM)"), ("logistic", "LR")]:
-            labels = auc_results.loc[(data, ours), "auc_labels"]
-            scores = auc_results.loc[(data, ours), "auc"]
-            published = seed.loc[(data, theirs), "auc"]
-            assert abs(labels - published) < 0.01 < scores - published
-    for data in ["a1a", "a9a"]:          # scored by their outputs, above the random trees
-        for ours in ["linear_svc", "logistic"]:
-            assert auc_results.loc[(data, ours), "auc"] > auc_results.loc[(data, "rdt"), "auc"]
-    assert auc_results.loc[("splice", "logistic"), "auc"] < auc_results.loc[("splice", "rdt"), "auc"]
-
-
-def test_auc_of_hard_labels_is_the_balanced_accuracy_on_a1a(auc_results):
+def test_auc_of_hard_labels_is_the_balanced_accuracy_on_a1a():
+    """Both are (sensitivity + specificity) / 2 for 0/1 predictions: the same few
+    divisions of counts, so equal to rounding."""
     data = load_libsvm("a1a")
-    for name, model in [("linear_svc", LinearSVC(random_state=0)),
-                        ("logistic", LogisticRegression())]:
-        model.fit(data.X_train, data.y_train)
-        labels = model.predict(data.X_test)
-        auc_labels = roc_auc_score(data.y_test, labels)
-        assert auc_labels == pytest.approx(balanced_accuracy_score(data.y_test, labels),
-                                           abs=1e-12)
-        assert auc_labels == pytest.approx(auc_results.loc[("a1a", name), "auc_labels"],
-                                           abs=1e-12)
-        scores = roc_auc_score(data.y_test, model.decision_function(data.X_test))
-        assert scores == pytest.approx(auc_results.loc[("a1a", name), "auc"], abs=1e-12)
-
-
-def test_time_ratios_quoted_for_a9a(auc_results):
-    seed = load_seed_auc_table().set_index(["data", "method"])
-    seed_ratio = seed.loc[("a9a", "RDT"), "seconds"] / seed.loc[("a9a", "LR"), "seconds"]
-    ours_ratio = (auc_results.loc[("a9a", "rdt"), "seconds"]
-                  / auc_results.loc[("a9a", "logistic"), "seconds"])
-    assert seed_ratio < 1 < 5 < ours_ratio
+    for model in [LinearSVC(random_state=0), LogisticRegression()]:
+        labels = model.fit(data.X_train, data.y_train).predict(data.X_test)
+        assert roc_auc_score(data.y_test, labels) == pytest.approx(
+            balanced_accuracy_score(data.y_test, labels), rel=1e-12)

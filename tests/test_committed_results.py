@@ -1,0 +1,134 @@
+"""The committed benchmark files are complete and consistent.
+
+These check results, not code: every file in ``benchmarks/`` records the machine it ran
+on and holds every case, method and repeat its command runs; quantities that do not
+depend on the machine (tree sizes, scores of deterministic models, counts) are the same
+in every repeat and agree with a fresh computation.  Nothing here looks at seconds:
+rerunning any benchmark on another machine, faster or slower, never breaks the suite.
+
+`make test` runs this file on an emulated other CPU (see tools/other_cpu.py), beside the
+notebooks, so the numbers it compares must not depend on the last bits of a float.
+"""
+
+import numpy as np
+import pytest
+from sklearn.linear_model import LogisticRegression
+from sklearn.metrics import roc_auc_score
+from sklearn.svm import LinearSVC
+
+from treelib import bench
+from treelib.binning import bin_features
+from treelib.datasets import load_libsvm
+
+SPLIT_BENCHMARKS = ["bins", "subtraction", "auc", "rdt_cost", "methods"]
+LIBSVM = {"a1a", "a9a", "mushrooms", "splice"}
+
+
+@pytest.mark.parametrize("name", ["timing_full", "growth", *SPLIT_BENCHMARKS])
+def test_every_file_records_its_machine(name):
+    _, info = bench.load_results(name)
+    for key in ["cpu", "numpy", "scikit-learn", "threads", "treelib commit", "date"]:
+        assert info[key], f"{name}.csv does not record {key}"
+    assert "uncommitted" not in info["treelib commit"]
+
+
+def test_timing_covers_the_seed_grid():
+    fits, info = bench.load_results("timing_full")
+    assert info["grid"] == "seed" and info["max_depth"] == str(bench.TIMING_MAX_DEPTH)
+    assert set(fits.method) == set(bench.TIMING_METHODS)
+    expected = {n: repeats * len(bench.TIMING_METHODS) for n, repeats in bench.SEED_GRID}
+    assert fits.groupby("n_samples").size().to_dict() == expected
+
+
+def test_growth_covers_every_case_and_treelib_grows_one_tree():
+    fits, info = bench.load_results("growth")
+    assert info["grid"] == "full"
+    for case in bench.GROWTH_CASES:
+        assert set(fits[fits.case == case].method) == set(bench.GROWTH_METHODS)
+    treelib_fits = fits[fits.method != "sklearn"]
+    assert (treelib_fits.groupby("case").n_leaves.nunique() == 1).all()
+
+
+def test_bins_covers_every_setting_and_each_tree_is_deterministic():
+    fits, info = bench.load_results("bins")
+    repeats = int(info["repeats"])
+    pairs = fits.groupby(["depth", "max_bins"]).size()
+    expected = {(depth, max_bins) for depth in bench.BINS_DEPTHS
+                for max_bins in (0, *bench.BINS_GRID)}
+    assert set(pairs.index) == expected and (pairs == repeats).all()
+    by_setting = fits.groupby(["depth", "max_bins"])
+    assert (by_setting.test_r2.nunique() == 1).all() and (by_setting.n_leaves.nunique() == 1).all()
+
+
+def test_bins_two_bins_at_full_depth_stop_at_the_distinct_code_combinations():
+    fits, _ = bench.load_results("bins")
+    leaves = fits.groupby(["depth", "max_bins"]).n_leaves.first()
+    X_train, _, _, _ = bench.california_split()
+    codes, _ = bin_features(X_train, max_bins=2)
+    assert leaves[("full", 2)] == len(np.unique(codes, axis=0))
+
+
+def test_subtraction_covers_every_case_and_counts_fewer_pairs_for_the_same_tree():
+    fits, info = bench.load_results("subtraction")
+    repeats = int(info["repeats"])
+    assert set(fits.case) == set(bench.SUBTRACTION_CASES)
+    assert (fits.groupby(["case", "subtract"]).size() == repeats).all()
+    for case, part in fits.groupby("case"):
+        assert part.n_leaves.nunique() == 1, case
+        counted = part.groupby("subtract").counted.agg(["min", "max"])
+        assert (counted["min"] == counted["max"]).all()            # counts are exact
+        assert counted.loc[True, "min"] < counted.loc[False, "min"]
+
+
+def test_methods_covers_every_method_depth_and_task():
+    fits, info = bench.load_results("methods")
+    assert set(fits.method) == set(bench.SPLIT_METHOD_TABLE)
+    assert set(fits.depth.astype(str)) == set(bench.METHOD_DEPTHS)
+    assert set(fits.task) == {"regression", "classification"}
+    exact = fits[fits.method.isin(["naive", "scan", "cumsum", "cumsum, level-wise"])]
+    # the four exact treelib methods grow the same trees
+    assert (exact.groupby(["depth", "task"]).n_leaves.nunique() == 1).all()
+
+
+def test_rdt_cost_covers_its_plan_and_routes_as_counted():
+    fits, info = bench.load_results("rdt_cost")
+    assert set(fits.experiment) == {"n", "depth", "features"}
+    depth = fits[fits.experiment == "depth"]
+    assert (depth.depth <= depth.max_depth).all()
+    features = fits[fits.experiment == "features"].groupby("n_features").sample_levels.median()
+    assert list(features.index) == [123, 246, 492, 984]
+    # the same rows and draws: repeating the features leaves the samples routed alone
+    assert 0.9 < features.iloc[-1] / features.iloc[0] < 1.1
+
+
+@pytest.fixture(scope="module")
+def auc_results():
+    fits, _ = bench.load_results("auc")
+    return fits
+
+
+def test_auc_covers_every_data_set_and_method_without_warnings(auc_results):
+    repeats = auc_results.groupby(["data", "method"]).size()
+    assert set(auc_results.data) == LIBSVM and set(auc_results.method) == set(bench.AUC_METHODS)
+    assert len(repeats) == len(LIBSVM) * len(bench.AUC_METHODS) and (repeats == 3).all()
+    assert auc_results.warnings.isna().all()
+    assert (auc_results.groupby(["data", "method"]).auc.nunique() == 1).all()
+
+
+def test_auc_of_the_linear_models_is_what_a_fresh_fit_gives(auc_results):
+    """liblinear and lbfgs stop at a tolerance (1e-4 by default), and their iterations
+    follow BLAS, whose kernels differ by CPU: a fresh fit on another machine moves the
+    decision values by about that tolerance, which reorders a few of the ~1.7e8 pairs of
+    positives and negatives of a1a's test set (one pair is 6e-9 of AUC) and can flip the
+    label of a test row whose decision value is within it of zero (one row moves the
+    balanced accuracy by about 1e-4).  Hence the tolerances, far above what the chapter
+    prints (3 decimals)."""
+    data = load_libsvm("a1a")
+    committed = auc_results[auc_results.data == "a1a"].groupby("method")[["auc", "auc_labels"]].mean()
+    for name, model in [("linear_svc", LinearSVC(random_state=0)),
+                        ("logistic", LogisticRegression())]:
+        model.fit(data.X_train, data.y_train)
+        scores = roc_auc_score(data.y_test, model.decision_function(data.X_test))
+        labels = roc_auc_score(data.y_test, model.predict(data.X_test))
+        assert scores == pytest.approx(committed.loc[name, "auc"], abs=1e-4)
+        assert labels == pytest.approx(committed.loc[name, "auc_labels"], abs=1e-3)
