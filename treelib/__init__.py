@@ -1,34 +1,32 @@
 """treelib: how decision trees find their splits, in short, readable numpy.
 
-Layers, each knowing only the one below it:
+Layers, each importing only the ones below it (``make test`` checks this with
+import-linter; the algorithms import numpy only):
 
-- ``treelib.datasets``   data shipped with the book (no network);
-- ``treelib.criteria``   impurities (squared error, Gini, entropy) and gains;
-- ``treelib.splits``     split finders: the best split of one node, three ways;
-- ``treelib.binning``    each feature cut once into at most ``max_bins`` bins;
-- ``treelib.tree``       the fitted tree as flat arrays; vectorized prediction;
-- ``treelib.builders``   growth orders: which node is split next, when to stop;
-- ``treelib.levelwise``  the level-wise builder, one vectorized search per level;
-- ``treelib.histogram``  histogram split finders on bin codes, level-wise growth with
-                         the subtraction trick;
-- ``treelib.random_splits``  one random threshold per feature (extremely randomized);
-- ``treelib.random_trees``   random decision trees: random feature and threshold, no
-                             search at all;
-- ``treelib.estimators`` scikit-learn-compatible estimators (imports scikit-learn);
-- ``treelib.bench``      benchmarks behind the book's timing tables.
-
-The algorithms import numpy only.
+- book tooling: ``treelib.bench`` (the benchmarks behind the book's tables, one module
+  each) and ``treelib.plotting``;
+- ``treelib.estimators``  scikit-learn-compatible trees and random decision trees;
+- ``treelib.growth``      growth orders: which node is split next, when to stop;
+- ``treelib.finders``     split finders: the best split of one node (exact, histogram,
+  random), chosen by name;
+- ``treelib.tree``, ``treelib.binning``   the fitted tree as flat arrays; features cut
+  into bins once;
+- ``treelib.split``       a split, its threshold, the one tie rule;
+- ``treelib.criteria``    impurities and gains (each formula once);
+- ``treelib.segments``, ``treelib.counters``, ``treelib.validation``,
+  ``treelib.datasets``: consecutive segments, explicit counters, input checks, data.
 """
 
-from treelib.splits import SPLIT_METHODS, Split, best_split
+from treelib.finders import Finder, best_split
+from treelib.split import Split
 from treelib.tree import Tree
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 ESTIMATORS = ("DecisionTreeRegressor", "DecisionTreeClassifier",
               "RandomDecisionTreeClassifier", "RandomDecisionTreeRegressor")
 
-__all__ = ["SPLIT_METHODS", "Split", "best_split", "Tree", *ESTIMATORS]
+__all__ = ["Finder", "Split", "Tree", "best_split", *ESTIMATORS]
 
 
 def __getattr__(name):

@@ -1,10 +1,16 @@
 """The fitted tree: parallel flat arrays, as in scikit-learn's ``tree_``.
 
 Node 0 is the root.  For node ``i``: ``children_left[i]`` and ``children_right[i]`` are
-the ids of its children (``TREE_LEAF`` = -1 for a leaf), ``feature[i]`` and
-``threshold[i]`` its test ``x[feature] <= threshold`` (``TREE_UNDEFINED`` = -2 for a
-leaf), ``value[i]`` its prediction (a row: the mean target for regression),
-``impurity[i]`` its impurity and ``n_node_samples[i]`` the training samples it holds.
+the ids of its children for ``x[feature] <= threshold`` and ``x[feature] > threshold``,
+and ``children_missing[i]`` the child for a missing ``x`` (NaN), ``TREE_LEAF`` (-1) where
+there is none; ``feature[i]`` and ``threshold[i]`` are its test (``TREE_UNDEFINED``, -2,
+at a leaf); ``value[i]`` its prediction (a row: the mean target, or the class
+proportions), ``impurity[i]`` its impurity (NaN for a tree grown without a criterion) and
+``n_node_samples[i]`` the training samples it holds.
+
+A split node of a CART tree has both children; a random decision tree (Fan et al., 2003)
+creates a child only where training samples went, and a row whose branch has no child
+stops at the split node, whose value then answers for it.
 """
 
 from dataclasses import dataclass
@@ -14,13 +20,17 @@ import numpy as np
 TREE_LEAF = -1
 TREE_UNDEFINED = -2
 
+#: The branches of a split, in the order of ``TreeRecorder.add_nodes``'s ``branch``.
+LEFT, RIGHT, MISSING = 0, 1, 2
+
 
 @dataclass(frozen=True, eq=False)
 class Tree:
-    """A fitted binary tree stored as parallel arrays (one entry per node)."""
+    """A fitted tree stored as parallel arrays (one entry per node)."""
 
     children_left: np.ndarray
     children_right: np.ndarray
+    children_missing: np.ndarray
     feature: np.ndarray
     threshold: np.ndarray
     value: np.ndarray
@@ -29,26 +39,32 @@ class Tree:
 
     @property
     def node_count(self):
-        return len(self.children_left)
+        return len(self.feature)
 
     @property
     def is_leaf(self):
-        return self.children_left == TREE_LEAF
+        return self.feature == TREE_UNDEFINED
 
     @property
     def n_leaves(self):
         return int(self.is_leaf.sum())
 
+    @property
+    def children(self):
+        """(nodes, 3): the left, right and missing child of every node."""
+        return np.column_stack([self.children_left, self.children_right,
+                                self.children_missing])
+
     def node_depth(self):
         """Depth of every node (the root has depth 0).  O(depth) numpy steps."""
         depth = np.zeros(self.node_count, dtype=np.intp)
+        children = self.children
         level = np.array([0])
         while level.size:
-            parents = level[self.children_left[level] != TREE_LEAF]
-            for children in (self.children_left[parents], self.children_right[parents]):
-                depth[children] = depth[parents] + 1
-            level = np.concatenate([self.children_left[parents],
-                                    self.children_right[parents]])
+            below = children[level]                                # (nodes, 3)
+            exists = below != TREE_LEAF
+            depth[below[exists]] = np.repeat(depth[level], exists.sum(axis=1)) + 1
+            level = below[exists]
         return depth
 
     @property
@@ -56,7 +72,8 @@ class Tree:
         return int(self.node_depth().max())
 
     def apply(self, X):
-        """Leaf id reached by every row of ``X``.
+        """The node that answers for every row of ``X``: the leaf it reaches, or the
+        split node where its branch has no child.
 
         All rows descend together, one level per numpy step: O(n x depth) work and
         O(depth) Python iterations, with no Python loop over samples.
@@ -64,14 +81,23 @@ class Tree:
         X = np.asarray(X)
         node = np.zeros(len(X), dtype=np.intp)
         rows = np.arange(len(X))
-        active = self.children_left[node] != TREE_LEAF
-        while active.any():
-            rows, here = rows[active], node[rows[active]]
-            goes_left = X[rows, self.feature[here]] <= self.threshold[here]
-            node[rows] = np.where(goes_left, self.children_left[here],
-                                  self.children_right[here])
-            active = self.children_left[node[rows]] != TREE_LEAF
+        children = self.children
+        while len(rows):
+            here = node[rows]
+            splits = self.feature[here] != TREE_UNDEFINED
+            rows, here = rows[splits], here[splits]
+            values = X[rows, self.feature[here]]
+            branch = np.where(np.isnan(values), MISSING,
+                              np.where(values <= self.threshold[here], LEFT, RIGHT))
+            child = children[here, branch]
+            moves = child != TREE_LEAF
+            rows = rows[moves]
+            node[rows] = child[moves]
         return node
+
+    def predict(self, X):
+        """The ``value`` row of the node that answers for every row of ``X``."""
+        return self.value[self.apply(X)]
 
     def feature_importances(self, n_features):
         """Total gain of each feature's splits, normalised to sum to 1 (all zeros for a
@@ -86,10 +112,6 @@ class Tree:
         total = importances.sum()
         return importances / total if total > 0 else importances
 
-    def predict(self, X):
-        """The ``value`` row of the leaf reached by every row of ``X``."""
-        return self.value[self.apply(X)]
-
     def export_text(self, feature_names=None, decimals=3, class_names=None):
         """The tree as indented text, one line per test or leaf, in the layout of
         ``sklearn.tree.export_text``.  With ``class_names`` (a classifier's
@@ -103,7 +125,7 @@ class Tree:
                 continue
             node, depth = item
             bar = "|   " * depth + "|--- "
-            if self.children_left[node] == TREE_LEAF:
+            if self.is_leaf[node]:
                 value = ", ".join(f"{v:.{decimals}f}" for v in self.value[node])
                 if class_names is None:
                     lines.append(f"{bar}value: [{value}]")
@@ -119,29 +141,46 @@ class Tree:
 
 
 class TreeRecorder:
-    """Collects nodes while a builder grows a tree, then freezes them into a ``Tree``."""
+    """Collects nodes while a grower grows a tree, then freezes them into a ``Tree``.
+
+    Nodes are added in batches (a whole level, or one node) and numbered in the order
+    they are added; a node stays a leaf until ``set_splits`` gives it a test.  O(nodes)
+    in all.
+    """
 
     def __init__(self):
-        self.nodes = []
+        self.batches, self.splits, self.links, self.node_count = [], [], [], 0
 
-    def add_node(self, parent, is_left, value, impurity, n_samples):
-        """Append a node (a leaf until ``set_split`` is called) and link it to its parent."""
-        node = len(self.nodes)
-        self.nodes.append([TREE_LEAF, TREE_LEAF, TREE_UNDEFINED, float(TREE_UNDEFINED),
-                           np.atleast_1d(value), float(impurity), int(n_samples)])
-        if parent != TREE_LEAF:
-            self.nodes[parent][0 if is_left else 1] = node
-        return node
+    def add_nodes(self, value, impurity, counts, parents=None, branch=LEFT):
+        """Append nodes, children of ``parents`` (None: the root) on ``branch``; return
+        their ids."""
+        counts = np.atleast_1d(counts)
+        ids = np.arange(self.node_count, self.node_count + len(counts))
+        self.batches.append((np.atleast_2d(value), np.atleast_1d(impurity), counts))
+        if parents is not None:
+            self.links.append((np.atleast_1d(parents), np.broadcast_to(branch, len(ids)),
+                               ids))
+        self.node_count += len(counts)
+        return ids
 
-    def set_split(self, node, feature, threshold):
-        self.nodes[node][2:4] = [int(feature), float(threshold)]
+    def set_splits(self, nodes, feature, threshold):
+        """Give ``nodes`` their tests ``x[feature] <= threshold``."""
+        self.splits.append((np.atleast_1d(nodes), np.atleast_1d(feature),
+                            np.atleast_1d(threshold)))
 
     def finish(self):
-        left, right, feature, threshold, value, impurity, n = zip(*self.nodes)
-        return Tree(children_left=np.array(left, dtype=np.intp),
-                    children_right=np.array(right, dtype=np.intp),
-                    feature=np.array(feature, dtype=np.intp),
-                    threshold=np.array(threshold, dtype=np.float64),
-                    value=np.array(value, dtype=np.float64),
-                    impurity=np.array(impurity, dtype=np.float64),
-                    n_node_samples=np.array(n, dtype=np.intp))
+        """The flat ``Tree``."""
+        value, impurity, counts = (np.concatenate(part) for part in zip(*self.batches))
+        children = np.full((self.node_count, 3), TREE_LEAF, dtype=np.intp)
+        for parents, branch, ids in self.links:
+            children[parents, branch] = ids
+        feature = np.full(self.node_count, TREE_UNDEFINED, dtype=np.intp)
+        threshold = np.full(self.node_count, float(TREE_UNDEFINED))
+        for nodes, split_feature, split_threshold in self.splits:
+            feature[nodes], threshold[nodes] = split_feature, split_threshold
+        left, right, missing = (np.ascontiguousarray(c) for c in children.T)
+        return Tree(children_left=left, children_right=right, children_missing=missing,
+                    feature=feature,
+                    threshold=threshold, value=value.astype(np.float64),
+                    impurity=impurity.astype(np.float64),
+                    n_node_samples=counts.astype(np.intp))

@@ -64,13 +64,39 @@ def check_array(values, *, name="X", ndim=2):
     return array
 
 
-def check_X_y(X, y):
-    """Check a training set: X 2-D, y 1-D, both finite and numeric, same length."""
-    X = check_array(X, name="X", ndim=2)
-    y = check_array(y, name="y", ndim=1)
-    if len(X) != len(y):
-        raise ValueError(f"X and y have different numbers of samples: {len(X)} and {len(y)}")
-    return X, y
+def check_class_labels(y):
+    """Class labels: a non-empty 1-D array (numbers or strings), none of them NaN."""
+    labels = np.asarray(y)
+    if labels.ndim != 1 or len(labels) == 0:
+        raise ValueError(f"y must be a non-empty 1-D array of class labels; got shape "
+                         f"{labels.shape}")
+    if labels.dtype.kind == "f" and np.isnan(labels).any():
+        raise ValueError("y contains NaN; class labels must not be missing")
+    return labels
+
+
+#: The split finders square sums of up to n targets: n * (max(y) - min(y)) must stay
+#: below the square root of the largest float (about 1.3e154) for them to be finite.
+MAX_TARGET_SPREAD = float(np.sqrt(np.finfo(np.float64).max))
+
+
+def check_target_range(y):
+    """Regression targets whose sums of squares stay finite.
+
+    The gain of a cut squares sums of up to n centred targets; with
+    ``n * (max(y) - min(y))`` above about 1.3e154 those squares overflow to infinity and
+    every gain is lost.  Such targets get a ValueError that says how to rescale them,
+    rather than a tree silently reduced to one leaf.
+    """
+    y = np.asarray(y, dtype=np.float64)
+    spread = float(np.max(y) - np.min(y)) if len(y) else 0.0
+    if not np.isfinite(spread) or len(y) * spread >= MAX_TARGET_SPREAD:
+        raise ValueError(
+            f"y spans {spread:.3g} over {len(y)} samples: the split finders square sums "
+            f"of up to {len(y)} targets, which overflow float64 when n * (max(y) - "
+            f"min(y)) reaches {MAX_TARGET_SPREAD:.3g}; rescale y (divide it by a power "
+            "of ten) first")
+    return y
 
 
 def check_min_samples_leaf(min_samples_leaf):

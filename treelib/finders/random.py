@@ -10,8 +10,8 @@ one matrix product.
 
 import numpy as np
 
-from treelib.criteria import centered, gain_from_sums, node_impurity
-from treelib.splits import Split, as_columns, best_cut
+from treelib.criteria import node_statistics, score_cuts
+from treelib.split import Split, best_cut
 
 
 def random_split(X, Y, rng, criterion="squared_error", min_samples_leaf=1):
@@ -35,29 +35,27 @@ def random_split(X, Y, rng, criterion="squared_error", min_samples_leaf=1):
     Returns
     -------
     Split or None
-        The candidate with the highest gain (ties: lowest feature); constant features
-        have no candidate.
+        The candidate with the highest gain (ties as ``treelib.split.best_cut``);
+        constant features have no candidate.
 
     Notes
     -----
     **O(f n k) per node**: one comparison ``X <= t`` per value and one matrix product for
     the left sums; no sort, whatever n is.
     """
-    Y = as_columns(Y)
-    n = len(Y)
-    if criterion == "squared_error":
-        Y = centered(Y)
-    low, high = X.min(axis=0), X.max(axis=0)
+    n = len(X)
+    _, _, stats, totals, abs_totals = node_statistics(Y, [n], criterion)
+    low, high = X.min(axis=0).astype(np.float64), X.max(axis=0).astype(np.float64)
     threshold = low + rng.random(X.shape[1]) * (high - low)
     threshold = np.where(threshold >= high, low, threshold)
-    goes_left = X <= threshold                                  # (n, f)
+    goes_left = X <= threshold                                    # (n, f)
     n_left = goes_left.sum(axis=0)
-    sums_left = goes_left.T.astype(np.float64) @ Y              # (f, k)
-    with np.errstate(divide="ignore", invalid="ignore"):        # constant: one side empty
-        gains = gain_from_sums(sums_left, n_left, Y.sum(axis=0), n, criterion)
+    sums_left = goes_left.T.astype(np.float64) @ stats            # (f, k)
+    gains, bounds = score_cuts(sums_left, n_left, totals[0], n, criterion,
+                               None if abs_totals is None else abs_totals[0])
     valid = (high > low) & (n_left >= min_samples_leaf) & (n - n_left >= min_samples_leaf)
-    gains = np.where(valid, gains, -np.inf)[None, :]            # one cut per feature
-    best = best_cut(gains, n * node_impurity(Y, criterion))
+    gains = np.where(valid, gains, -np.inf)[None, :]               # one cut per feature
+    best = best_cut(gains, np.where(valid, bounds, 0.0)[None, :])
     if best is None:
         return None
     _, feature = best

@@ -1,0 +1,229 @@
+"""scikit-learn-compatible decision trees built from treelib's finders and growers.
+
+This is the public boundary: parameters and data are validated here, once, with
+scikit-learn's own input checks (so bad input gets the same errors as from
+scikit-learn's trees), and X is kept as float32 as scikit-learn's trees keep it; the
+algorithms below (``treelib.finders``, ``treelib.growth``) trust what they receive.
+"""
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from treelib.criteria import CLASSIFICATION_CRITERIA, REGRESSION_CRITERIA, one_hot
+from treelib.estimators.params import (check_number, count_or_fraction, forget_fit,
+                                       numpy_rng, resolve_max_features)
+from treelib.finders import Finder
+from treelib.growth import StoppingRules, check_builder, grow
+from treelib.validation import check_target_range
+
+
+class BaseDecisionTree(BaseEstimator):
+    """What the regressor and the classifier share: parameters, growth, prediction."""
+
+    _criteria = ()
+
+    def __init__(self, *, criterion, splitter="cumsum", builder=None, max_depth=None,
+                 min_samples_split=2, min_samples_leaf=1, min_impurity_decrease=0.0,
+                 max_leaf_nodes=None, max_features=None, random_state=None, max_bins=255):
+        self.criterion = criterion
+        self.splitter = splitter
+        self.max_bins = max_bins
+        self.builder = builder
+        self.max_depth = max_depth
+        self.min_samples_split = min_samples_split
+        self.min_samples_leaf = min_samples_leaf
+        self.min_impurity_decrease = min_impurity_decrease
+        self.max_leaf_nodes = max_leaf_nodes
+        self.max_features = max_features
+        self.random_state = random_state
+
+    def _grow(self, X, Y):
+        """Grow ``tree_`` on X (float32) and statistics Y; set the fitted attributes.
+
+        The finder prepares the data it searches (``splitter="hist"`` bins the features
+        once, and the tree is grown on the bin codes), and the grower named by
+        ``builder`` grows the tree with it.
+        """
+        n_samples, n_features = X.shape
+        if self.criterion not in self._criteria:
+            raise ValueError(f"criterion must be one of {list(self._criteria)}; "
+                             f"got {self.criterion!r}")
+        max_leaf_nodes = check_number("max_leaf_nodes", self.max_leaf_nodes, integer=True,
+                                      low=2, allow_none=True)
+        builder = check_builder(self.builder or ("best_first" if max_leaf_nodes is not None
+                                                 else "depth_first"))
+        max_features = resolve_max_features(self.max_features, n_features)
+        finder = Finder(self.splitter, self.criterion,
+                        min_samples_leaf=count_or_fraction("min_samples_leaf",
+                                                           self.min_samples_leaf, n_samples, 1),
+                        max_features=max_features, rng=numpy_rng(self.random_state),
+                        max_bins=self.max_bins)
+        rules = StoppingRules(
+            max_depth=check_number("max_depth", self.max_depth, integer=True, low=1,
+                                   allow_none=True),
+            min_samples_split=count_or_fraction("min_samples_split", self.min_samples_split,
+                                                n_samples, 2),
+            min_impurity_decrease=check_number("min_impurity_decrease",
+                                               self.min_impurity_decrease, integer=False,
+                                               low=0.0),
+            max_leaf_nodes=max_leaf_nodes)
+        self.tree_ = grow(builder, finder.prepare(X), Y, finder, rules)
+        if finder.bin_thresholds is not None:
+            self.bin_thresholds_ = finder.bin_thresholds
+        self.max_features_ = max_features or n_features
+        self.feature_importances_ = self.tree_.feature_importances(n_features)
+        return self
+
+    def _validate_X_predict(self, X):
+        check_is_fitted(self)
+        return validate_data(self, X, dtype=np.float32, reset=False)
+
+    def apply(self, X):
+        """Id of the leaf each row of ``X`` falls into."""
+        X = self._validate_X_predict(X)
+        return self.tree_.apply(X)
+
+    def get_depth(self):
+        """Depth of the tree: the number of edges from the root to its deepest leaf."""
+        check_is_fitted(self)
+        return self.tree_.max_depth
+
+    def get_n_leaves(self):
+        """Number of leaves."""
+        check_is_fitted(self)
+        return self.tree_.n_leaves
+
+
+_PARAMETERS = """
+    splitter : {"naive", "scan", "cumsum", "hist", "random"}, default="cumsum"
+        The split finder (``treelib.finders``).  "naive", "scan" and "cumsum" are the
+        exact finders and grow the same tree; they differ only in speed.  "hist" bins
+        every feature once into at most ``max_bins`` bins and searches the cuts between
+        bins; "random" draws one threshold per feature uniformly between its smallest and
+        largest value in the node and keeps the best (scikit-learn's
+        ``splitter="random"``).
+    builder : {"depth_first", "recursive", "best_first", "level_wise"} or None, \
+default=None
+        The growth order (``treelib.growth``).  None means "depth_first", or
+        "best_first" when ``max_leaf_nodes`` is set, as in scikit-learn.  "level_wise"
+        grows whole levels at once and needs ``splitter="cumsum"`` or ``"hist"`` (with
+        the histogram subtraction trick) and ``max_features=None``.  "recursive" grows
+        trees at most half of Python's recursion limit deep (500 levels by default) and
+        raises a ValueError beyond.
+    max_depth : int or None, default=None
+        Maximum depth (the root has depth 0); None grows until the other rules stop.
+    min_samples_split : int or float, default=2
+        A node with fewer samples is a leaf (a float is a fraction of the samples).
+    min_samples_leaf : int or float, default=1
+        Each child of a split keeps at least this many samples.
+    min_impurity_decrease : float, default=0.0
+        A node is split only if its split decreases the impurity, weighted by the
+        node's share of the training samples, by at least this much.
+    max_leaf_nodes : int or None, default=None
+        Grow best first and stop at this many leaves.
+    max_features : int, float, "sqrt", "log2" or None, default=None
+        Number of features searched at each node, chosen at random.
+    random_state : int, RandomState instance or None, default=None
+        Seeds the choice of features when ``max_features`` is set, and the thresholds
+        of ``splitter="random"``.
+    max_bins : int, default=255
+        With ``splitter="hist"``: the most bins per feature (2 to 256).  A feature with
+        at most ``max_bins`` distinct values gets one bin per value, and the split is
+        then exact.
+
+    Attributes
+    ----------
+    tree_ : treelib.tree.Tree
+        The fitted tree as flat arrays (``children_left``, ``children_right``,
+        ``children_missing``, ``feature``, ``threshold``, ``value``, ``impurity``,
+        ``n_node_samples``).
+    feature_importances_ : ndarray of shape (n_features,)
+        Total impurity decrease brought by each feature, normalised to sum to 1.
+    max_features_ : int
+        Number of features searched at each node.
+    bin_thresholds_ : list of ndarray
+        With ``splitter="hist"``: the thresholds between the bins of each feature.
+    n_features_in_ : int
+        Number of features seen in ``fit``.
+"""
+
+
+class DecisionTreeRegressor(RegressorMixin, BaseDecisionTree):
+    __doc__ = """A regression tree (squared error), scikit-learn compatible.
+
+    Parameters
+    ----------
+    criterion : {"squared_error"}, default="squared_error"
+        The impurity: the variance of the targets in a node.""" + _PARAMETERS
+
+    _criteria = REGRESSION_CRITERIA
+
+    def __init__(self, *, criterion="squared_error", splitter="cumsum", builder=None,
+                 max_depth=None, min_samples_split=2, min_samples_leaf=1,
+                 min_impurity_decrease=0.0, max_leaf_nodes=None, max_features=None,
+                 random_state=None, max_bins=255):
+        super().__init__(criterion=criterion, splitter=splitter, builder=builder,
+                         max_depth=max_depth, min_samples_split=min_samples_split,
+                         min_samples_leaf=min_samples_leaf,
+                         min_impurity_decrease=min_impurity_decrease,
+                         max_leaf_nodes=max_leaf_nodes, max_features=max_features,
+                         random_state=random_state, max_bins=max_bins)
+
+    def fit(self, X, y):
+        """Grow the tree on ``X`` (n_samples, n_features) and ``y`` (n_samples,)."""
+        forget_fit(self)
+        X, y = validate_data(self, X, y, dtype=np.float32, y_numeric=True)
+        return self._grow(X, check_target_range(y)[:, None])
+
+    def predict(self, X):
+        """Mean training target of the leaf each row of ``X`` falls into."""
+        X = self._validate_X_predict(X)
+        return self.tree_.predict(X)[:, 0]
+
+
+class DecisionTreeClassifier(ClassifierMixin, BaseDecisionTree):
+    __doc__ = """A classification tree (Gini or entropy), scikit-learn compatible.
+
+    Parameters
+    ----------
+    criterion : {"gini", "entropy"}, default="gini"
+        The impurity: ``1 - sum_k p_k**2`` or ``-sum_k p_k log2 p_k``.""" + _PARAMETERS + """
+    classes_ : ndarray of shape (n_classes,)
+        The class labels, sorted.
+    n_classes_ : int
+        Number of classes.
+    """
+
+    _criteria = CLASSIFICATION_CRITERIA
+
+    def __init__(self, *, criterion="gini", splitter="cumsum", builder=None,
+                 max_depth=None, min_samples_split=2, min_samples_leaf=1,
+                 min_impurity_decrease=0.0, max_leaf_nodes=None, max_features=None,
+                 random_state=None, max_bins=255):
+        super().__init__(criterion=criterion, splitter=splitter, builder=builder,
+                         max_depth=max_depth, min_samples_split=min_samples_split,
+                         min_samples_leaf=min_samples_leaf,
+                         min_impurity_decrease=min_impurity_decrease,
+                         max_leaf_nodes=max_leaf_nodes, max_features=max_features,
+                         random_state=random_state, max_bins=max_bins)
+
+    def fit(self, X, y):
+        """Grow the tree on ``X`` (n_samples, n_features) and labels ``y``."""
+        forget_fit(self)
+        X, y = validate_data(self, X, y, dtype=np.float32)
+        check_classification_targets(y)
+        self.classes_, codes = np.unique(y, return_inverse=True)
+        self.n_classes_ = len(self.classes_)
+        return self._grow(X, one_hot(codes, self.n_classes_))
+
+    def predict_proba(self, X):
+        """Class proportions of the leaf each row of ``X`` falls into, (n, n_classes)."""
+        X = self._validate_X_predict(X)
+        return self.tree_.predict(X)
+
+    def predict(self, X):
+        """The most frequent class of the leaf each row falls into (first on ties)."""
+        proba = self.predict_proba(X)
+        return self.classes_[np.argmax(proba, axis=1)]

@@ -1,0 +1,183 @@
+"""Split finders: the best split of one node, chosen by name.
+
+Every finder answers one question, *which split of this node is best*, through one
+interface: a ``Finder`` is called on a node's data and statistics and returns a
+``treelib.split.Split`` or None.  The growers (``treelib.growth``) call it and never
+compute a gain themselves.
+
+======== ============================================================= ================
+name     how a node is searched                                         cost per node
+======== ============================================================= ================
+naive    every cut between two values, children recomputed from scratch O(f n^2 k)
+scan     every cut, running sums in a Python loop (seed article 000)    O(f n) steps
+cumsum   every cut, running sums with one ``np.cumsum``                 O(f n k) numpy
+hist     every cut between bins of features binned once at the root     O(f n k + f B k)
+random   one uniformly random threshold per feature (extra trees)       O(f n k)
+======== ============================================================= ================
+
+(plus O(f n log n) to sort the node for the three exact finders.)  One more name,
+``"random_tree"``, is no search at all: a random feature and a random threshold per node,
+the rule of random decision trees (Fan et al., 2003), which ``treelib.growth`` grows level
+by level only.
+"""
+
+import dataclasses
+
+import numpy as np
+
+from treelib.validation import check_array, check_min_samples_leaf
+from treelib.binning import bin_features, check_max_bins
+from treelib.criteria import as_columns, check_criterion, target_statistics
+from treelib.finders.exact import SCORERS, exact_split
+from treelib.finders.histogram import histogram_split
+from treelib.finders.random import random_split
+
+#: Every finder, by name (the estimators' ``splitter``).
+SPLITTERS = ("naive", "scan", "cumsum", "hist", "random")
+#: The rule of random decision trees, which searches nothing (``treelib.growth``).
+RANDOM_TREE = "random_tree"
+
+
+def check_splitter(splitter):
+    """Raise a ValueError naming the valid choices if ``splitter`` is not a finder."""
+    if not isinstance(splitter, str) or splitter not in SPLITTERS:
+        raise ValueError(f"unknown splitter {splitter!r}; choose one of {list(SPLITTERS)}")
+    return splitter
+
+
+class Finder:
+    """The search of one node, configured once for a whole tree.
+
+    ``finder(data, Y)`` returns the best ``Split`` of the node whose rows are ``data``
+    (its features, or their bin codes for ``"hist"``) and ``Y`` (its statistics), or
+    None if the node has no candidate cut.
+
+    Parameters
+    ----------
+    splitter : {"naive", "scan", "cumsum", "hist", "random"}
+        How the node is searched (see the module's table).
+    criterion : {"squared_error", "gini", "entropy"}
+        The impurity whose decrease is maximised.
+    min_samples_leaf : int, default=1
+        Each child of a split keeps at least this many samples.
+    max_features : int or None, default=None
+        With an int below the number of features, each node looks at the features in a
+        random order and searches the first ``max_features`` that are not constant in
+        it, as scikit-learn does; ties still go to the lowest feature index.
+    rng : numpy.random.Generator or None
+        Draws the features of ``max_features`` and the thresholds of ``"random"``.
+    max_bins : int, default=255
+        For ``"hist"``: the most bins per feature (``prepare`` bins the features).
+    subtract : bool, default=True
+        For ``"hist"`` grown level-wise: get the larger of two siblings' histograms as
+        their parent's minus the smaller one's (the subtraction trick).
+    """
+
+    def __init__(self, splitter, criterion, *, min_samples_leaf=1, max_features=None,
+                 rng=None, max_bins=255, subtract=True):
+        self.splitter = splitter if splitter == RANDOM_TREE else check_splitter(splitter)
+        self.criterion = check_criterion(criterion)
+        self.min_samples_leaf = check_min_samples_leaf(min_samples_leaf)
+        self.max_features = max_features
+        self.max_bins = check_max_bins(max_bins)
+        if rng is None and (splitter in ("random", RANDOM_TREE) or max_features is not None):
+            raise ValueError(f"splitter={splitter!r} with max_features={max_features!r} "
+                             "draws at random: give rng, a numpy.random.Generator")
+        self.rng = rng
+        self.subtract = bool(subtract)
+        self.bin_thresholds = None
+
+    def prepare(self, X):
+        """The data the growers hand to this finder: ``X`` itself, or for ``"hist"`` its
+        bin codes (the bins are cut here, once, and kept in ``bin_thresholds``)."""
+        if self.splitter != "hist":
+            return X
+        codes, self.bin_thresholds = bin_features(X, self.max_bins)
+        return codes
+
+    @property
+    def n_bins(self):
+        """Number of bins of the widest binned feature (``"hist"`` after ``prepare``)."""
+        return max(len(t) for t in self.bin_thresholds) + 1
+
+    def search(self, data, Y):
+        """Best split of the node over all the columns of ``data`` (a histogram split's
+        threshold is then its bin; ``__call__`` writes the threshold on X)."""
+        if self.splitter in SCORERS:
+            return exact_split(data, Y, self.criterion, self.min_samples_leaf, self.splitter)
+        if self.splitter == "hist":
+            return histogram_split(data, Y, self.n_bins, self.criterion,
+                                   self.min_samples_leaf)
+        if self.splitter == RANDOM_TREE:
+            raise ValueError("random decision trees draw a whole level at once: grow them "
+                             "with builder='level_wise'")
+        return random_split(data, Y, self.rng, self.criterion, self.min_samples_leaf)
+
+    def __call__(self, data, Y):
+        n_features = data.shape[1]
+        chosen = np.arange(n_features)
+        if self.max_features is not None and self.max_features < n_features:
+            varies = data.max(axis=0) > data.min(axis=0)
+            visit = self.rng.permutation(n_features)
+            chosen = np.sort(visit[varies[visit]][: self.max_features])
+            if len(chosen) == 0:
+                return None
+            data = data[:, chosen]
+        split = self.search(data, Y)
+        if split is None:
+            return None
+        feature = int(chosen[split.feature])
+        threshold = split.threshold
+        if split.bin is not None:
+            threshold = float(self.bin_thresholds[feature][split.bin])
+        return dataclasses.replace(split, feature=feature, threshold=threshold)
+
+
+def best_split(X, y, splitter="cumsum", *, criterion="squared_error", min_samples_leaf=1,
+               check_input=True):
+    """Best split of the node holding samples ``X``, targets ``y``.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, n_features)
+        Finite numeric features.
+    y : array-like of shape (n_samples,)
+        Finite numeric targets (squared error) or class labels (Gini, entropy).
+    splitter : {"naive", "scan", "cumsum"}, default="cumsum"
+        How the gains of the candidate cuts are computed (``treelib.finders.exact``);
+        all three return the same split.
+    criterion : {"squared_error", "gini", "entropy"}, default="squared_error"
+        The impurity whose decrease is maximised.
+    min_samples_leaf : int, default=1
+        Each child must receive at least this many samples.
+    check_input : bool, default=True
+        Validate ``X`` and ``y``.  With False, ``y`` must already be the statistics
+        ``Y`` (n, k) of ``treelib.criteria.target_statistics``.
+
+    Returns
+    -------
+    Split or None
+        None when no split exists: fewer than ``2 * min_samples_leaf`` samples, or every
+        feature constant in the node (nothing to cut between).
+
+    Notes
+    -----
+    Cost per node, n samples, f features and k classes (k = 1 for squared error):
+    O(f n log n) to sort, plus O(f n^2 k) for ``"naive"``, O(f n) Python steps for
+    ``"scan"`` or O(f n k) numpy work for ``"cumsum"``.  The threshold is the midpoint
+    of the two neighbouring values; ties are broken by ``treelib.split.best_cut``.
+    """
+    if splitter not in SCORERS:
+        raise ValueError(f"best_split searches exactly: splitter must be one of "
+                         f"{sorted(SCORERS)}; got {splitter!r}")
+    check_criterion(criterion)
+    min_samples_leaf = check_min_samples_leaf(min_samples_leaf)
+    if check_input:
+        X = check_array(X, name="X", ndim=2)
+        Y = target_statistics(y, criterion)
+        if len(X) != len(Y):
+            raise ValueError(f"X and y have different numbers of samples: {len(X)} and "
+                             f"{len(Y)}")
+    else:
+        Y = as_columns(y)
+    return exact_split(X, Y, criterion, min_samples_leaf, splitter)

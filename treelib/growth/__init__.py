@@ -1,0 +1,93 @@
+"""Growth orders: which node is split next, and when to stop.
+
+A grower never computes a gain: it asks a ``treelib.finders.Finder`` for the best split of
+a node (or, level-wise, does what that finder does for a whole level at once) and
+decides where to go next.  Every grower has one signature::
+
+    tree = grow(data, Y, finder, rules, counter=None)
+
+``data`` (n, f) is what ``finder.prepare(X)`` returned (the features, or their bin codes
+for histogram splits), ``Y`` (n, k) the per-sample statistics
+(``treelib.criteria.target_statistics``), ``finder`` the search of one node (it carries the
+criterion and ``min_samples_leaf``), ``rules`` the ``StoppingRules``, and ``counter`` an
+optional ``treelib.counters.GrowthCounter`` that records the work done.  The result is a
+``treelib.tree.Tree`` whose nodes hold the mean of ``Y`` (the mean target, or the class
+proportions).
+
+============ ============================================== ===========================
+name         order                                          finders
+============ ============================================== ===========================
+recursive    depth first, by recursion (the textbook's)     any
+depth_first  depth first, with a stack (scikit-learn's)     any
+best_first   the most useful split first, from a heap       any (needed for
+                                                            ``max_leaf_nodes``)
+level_wise   all the nodes of a level at once, vectorized   "cumsum" or "hist", every
+                                                            feature searched; and
+                                                            "random_tree"
+============ ============================================== ===========================
+
+All of them grow the same tree from the same finder when the stopping rules do not
+depend on the order (no ``max_leaf_nodes``); they number its nodes differently.
+"""
+
+from treelib.growth.best_first import grow_best_first
+from treelib.growth.depth_first import grow_depth_first, grow_recursive
+from treelib.growth.level_wise import grow_level_wise_exact
+from treelib.growth.level_wise_hist import grow_level_wise_hist
+from treelib.growth.random_trees import grow_random_tree
+from treelib.growth.rules import StoppingRules
+
+
+def grow_level_wise(data, Y, finder, rules, counter=None):
+    """Grow all the nodes of a level at once: the exact scan of ``finder.splitter ==
+    "cumsum"`` (``treelib.growth.level_wise``), histograms with the subtraction trick for
+    ``"hist"`` (``treelib.growth.level_wise_hist``), every feature of every node; or a
+    random decision tree for ``"random_tree"`` (``treelib.growth.random_trees``)."""
+    if finder.splitter == "random_tree":
+        return grow_random_tree(data, Y, finder, rules, counter)
+    if finder.max_features is not None and finder.max_features < data.shape[1]:
+        raise ValueError("level-wise growth searches every feature of every node: it "
+                         "needs max_features=None")
+    if rules.max_leaf_nodes is not None:
+        raise ValueError("max_leaf_nodes needs best-first growth (the most useful leaves "
+                         "first); level-wise growth cannot stop at a number of leaves")
+    if finder.splitter == "cumsum":
+        return grow_level_wise_exact(data, Y, finder, rules, counter)
+    if finder.splitter == "hist":
+        return grow_level_wise_hist(data, Y, finder, rules, counter)
+    raise ValueError(f"level-wise growth scans whole levels with its own vectorized "
+                     f"search: it needs splitter 'cumsum' or 'hist'; got {finder.splitter!r}")
+
+
+def _per_node(grower):
+    def grow(data, Y, finder, rules, counter=None):
+        if rules.max_leaf_nodes is not None:
+            raise ValueError("max_leaf_nodes needs best-first growth (the most useful "
+                             "leaves first); use builder='best_first'")
+        return grower(data, Y, finder, rules, counter)
+
+    grow.__name__, grow.__doc__ = grower.__name__, grower.__doc__
+    return grow
+
+
+#: Every growth order, by name (the estimators' ``builder``).
+GROWERS = {"recursive": _per_node(grow_recursive),
+           "depth_first": _per_node(grow_depth_first),
+           "best_first": grow_best_first,
+           "level_wise": grow_level_wise}
+
+
+def check_builder(builder):
+    """Raise a ValueError naming the valid choices if ``builder`` is not a growth order."""
+    if not isinstance(builder, str) or builder not in GROWERS:
+        raise ValueError(f"unknown builder {builder!r}; choose one of {list(GROWERS)}")
+    return builder
+
+
+def grow(builder, data, Y, finder, rules, counter=None):
+    """Grow a tree with the growth order named ``builder`` (a key of ``GROWERS``)."""
+    return GROWERS[check_builder(builder)](data, Y, finder, rules, counter)
+
+
+__all__ = ["GROWERS", "StoppingRules", "check_builder", "grow", "grow_best_first",
+           "grow_depth_first", "grow_level_wise", "grow_random_tree", "grow_recursive"]

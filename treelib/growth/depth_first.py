@@ -1,0 +1,99 @@
+"""Depth-first growth: split a node, then grow its left subtree, then its right one.
+
+Two versions of one growth order, each a short function with the growers' signature
+``grow(data, Y, finder, rules, counter=None) -> Tree`` (see ``treelib.growth``):
+
+- ``grow_recursive``    by recursion, the textbook version;
+- ``grow_depth_first``  with an explicit stack, as scikit-learn's default
+  ``DepthFirstTreeBuilder``.
+
+Both number the nodes in the same pre-order and grow the same tree.
+"""
+
+import sys
+
+import numpy as np
+
+from treelib.criteria import node_statistics
+from treelib.tree import LEFT, RIGHT, TreeRecorder
+
+
+def evaluate_node(data, Y, samples, depth, finder, rules, counter):
+    """What every per-node grower does at a node: its value and impurity, and its split
+    unless a stopping rule makes it a leaf.  Returns ``(value, impurity, split or
+    None)``.  O(n_node k) plus one call of ``finder``."""
+    value, impurity, *_ = node_statistics(Y[samples], [len(samples)], finder.criterion)
+    if rules.is_leaf(len(samples), impurity[0], depth, finder.min_samples_leaf):
+        return value[0], impurity[0], None
+    if counter is not None:
+        counter.searched(depth, 1, len(samples))
+    split = finder(data[samples], Y[samples])
+    rejected = rules.rejects(None if split is None else split.gain, len(Y))
+    return value[0], impurity[0], None if rejected else split
+
+
+def children_of(data, samples, split):
+    """The samples of the two children of a split node, in their order in the node."""
+    goes_left = split.goes_left(data[samples])
+    return samples[goes_left], samples[~goes_left]
+
+
+def recursion_depth_limit():
+    """The deepest tree ``grow_recursive`` grows: half of Python's recursion limit
+    (``sys.getrecursionlimit()``, 1,000 by default), the other half left for the
+    frames of the finders and of the caller."""
+    return sys.getrecursionlimit() // 2
+
+
+def grow_recursive(data, Y, finder, rules, counter=None):
+    """Grow a tree depth first by recursion.
+
+    The shortest correct grower, and the one in textbooks.  Node ids follow a pre-order
+    walk.  Each node costs one ``finder`` call on its own samples plus O(n_node) to
+    partition them.  Python's recursion limit bounds the depth (``recursion_depth_limit``,
+    500 levels by default): a deeper tree, a degenerate chain for instance, raises a
+    ValueError that says so; ``grow_depth_first`` has no such limit.
+    """
+    tree, limit = TreeRecorder(), recursion_depth_limit()
+
+    def grow(samples, depth, parent, branch):
+        value, impurity, split = evaluate_node(data, Y, samples, depth, finder, rules,
+                                               counter)
+        node = tree.add_nodes(value, impurity, len(samples), parent, branch)
+        if split is None:
+            return
+        if depth >= limit:
+            raise ValueError(
+                f"builder='recursive' grows trees at most {limit} levels deep (half of "
+                f"Python's recursion limit, sys.getrecursionlimit() = "
+                f"{sys.getrecursionlimit()}), and this tree goes deeper: use "
+                "builder='depth_first', which keeps its own stack, or set max_depth")
+        tree.set_splits(node, split.feature, split.threshold)
+        left, right = children_of(data, samples, split)
+        grow(left, depth + 1, node, LEFT)
+        grow(right, depth + 1, node, RIGHT)
+
+    grow(np.arange(len(Y)), 0, None, LEFT)
+    return tree.finish()
+
+
+def grow_depth_first(data, Y, finder, rules, counter=None):
+    """Grow a tree depth first with an explicit stack.
+
+    The right child is pushed before the left one, so the left subtree is grown first
+    and node ids follow the same pre-order walk as ``grow_recursive``; the stack replaces
+    recursion, so there is no depth limit.  Same cost per node.
+    """
+    tree = TreeRecorder()
+    stack = [(np.arange(len(Y)), 0, None, LEFT)]
+    while stack:
+        samples, depth, parent, branch = stack.pop()
+        value, impurity, split = evaluate_node(data, Y, samples, depth, finder, rules,
+                                               counter)
+        node = tree.add_nodes(value, impurity, len(samples), parent, branch)
+        if split is not None:
+            tree.set_splits(node, split.feature, split.threshold)
+            left, right = children_of(data, samples, split)
+            stack.append((right, depth + 1, node, RIGHT))
+            stack.append((left, depth + 1, node, LEFT))
+    return tree.finish()

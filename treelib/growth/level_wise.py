@@ -1,0 +1,255 @@
+"""Level-wise growth: every node of a level is split at once, fully vectorized.
+
+The per-node growers call a finder once per node, so a tree with thousands of nodes
+costs thousands of Python calls, each sorting its node again.  Here the tree grows **one
+level at a time** and Python runs a handful of numpy calls per level and feature:
+
+1. sort every feature **once**, at the root;
+2. keep, for every feature j, the row ``order[j]`` of the *active* samples (those in nodes
+   that may still split), grouped by node (the nodes of the level one after the other)
+   and sorted by feature j inside each node.  Every row has the same node boundaries,
+   because a node holds the same samples whatever the feature: one list of segment
+   starts describes them all;
+3. find the best cut of every node of the level, one feature at a time, with *segmented*
+   running sums that restart at every node (``treelib.segments.segmented_cumsum``) and
+   the tie rule of ``treelib.split.best_cut`` (``treelib.growth.level_cuts``);
+4. send each node's samples to its two children with a *stable partition* of every row
+   (``partition_row``): the samples of a child stay sorted, so nothing is ever sorted
+   again.  Samples that land in a leaf are dropped, so deep levels cost little.
+
+The tree is the one the per-node growers grow with the ``"cumsum"`` finder (same splits,
+same thresholds bit for bit, same tie rule and stopping rules), with the nodes numbered
+breadth first: the root 0, then the nodes of depth 1 from left to right, and so on.
+
+Cost: O(f n log n) once for the sort, then O(f n_active k) numpy work per level (n
+samples, f features, k statistics per sample: 1 for squared error, the number of classes
+for Gini and entropy) and O(f depth) Python iterations.  Memory: the f sorted rows of
+sample ids and values, plus O(n_active k) per feature.
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from treelib.criteria import node_statistics, score_cuts
+from treelib.growth.level_cuts import best_cuts
+from treelib.segments import segment_ids, segment_starts, segmented_cumsum
+from treelib.split import midpoint
+from treelib.tree import LEFT, RIGHT, TreeRecorder
+
+
+@dataclass
+class Level:
+    """The nodes of one level that may split, and their samples.
+
+    Node s holds ``counts[s]`` samples, at positions ``starts[s] .. starts[s] +
+    counts[s] - 1`` of every row of ``order`` and ``x_sorted`` (the same positions in
+    every row: a node holds the same samples whatever the feature).
+    """
+
+    node_ids: np.ndarray     # (m,) ids in the tree
+    counts: np.ndarray       # (m,) samples in each node
+    totals: np.ndarray       # (m, k) sums of the statistics of each node
+    abs_totals: object       # (m, k) sums of their absolute values, or None (counts)
+    order: np.ndarray        # (f, n_active) sample ids, node by node, row j sorted by x_j
+    x_sorted: np.ndarray     # (f, n_active) x_j of those samples
+
+
+def grow_level_wise_exact(data, Y, finder, rules, counter=None):
+    """Grow a tree one level at a time with exact cuts (the ``"cumsum"`` finder's).
+
+    ``data`` (n, f) holds finite features (float32 or float64), ``Y`` (n, k) the
+    statistics, ``finder`` the criterion and ``min_samples_leaf``; see
+    ``treelib.growth.grow`` for the rest.  Nodes are numbered breadth first.
+    """
+    criterion, min_samples_leaf = finder.criterion, finder.min_samples_leaf
+    tree = TreeRecorder()
+    value, impurity, stats, totals, abs_totals = node_statistics(Y, [len(Y)], criterion)
+    root = tree.add_nodes(value, impurity, [len(Y)])
+    if rules.is_leaf(len(Y), impurity[0], 0, min_samples_leaf):
+        return tree.finish()
+    stats = np.array(stats, dtype=np.float64)        # re-centred node by node (in place)
+    index = np.int32 if len(Y) < 2**31 else np.intp
+    columns = np.ascontiguousarray(np.asarray(data).T)
+    order = np.argsort(columns, axis=1, kind="stable").astype(index)
+    level = Level(node_ids=root, counts=np.array([len(Y)]), totals=totals,
+                  abs_totals=abs_totals, order=order,
+                  x_sorted=np.take_along_axis(columns, order, axis=1))
+    del columns
+    depth = 0
+    while level is not None:
+        if counter is not None:
+            counter.searched(depth, len(level.counts), level.order.shape[1])
+            counter.held(level.order.nbytes + level.x_sorted.nbytes)
+        level = grow_level(level, Y, stats, criterion, min_samples_leaf, depth, rules, tree)
+        depth += 1
+    return tree.finish()
+
+
+#: Features scored together: as many as keep a chunk's temporary arrays (positions x
+#: features x statistics) below this many values.
+CHUNK_VALUES = 2**21
+
+
+def feature_scores(level, stats, features, criterion, min_samples_leaf, nodes=None):
+    """Gains and rounding bounds of every cut of the given features in the nodes
+    ``nodes`` of the level (all of them by default), in the order of their positions in
+    each feature's row: ``(gains, bounds, slots, labels)``, the ``scores`` of
+    ``treelib.growth.level_cuts.best_cuts`` (positions x features; ``slots`` the number of
+    positions of each node, ``labels`` each position's offset in its node).
+
+    The left sums of a node's cuts are the running sums of its samples' statistics in
+    the row's order, restarted at each node, so each node's sums are those of the
+    per-node ``"cumsum"`` finder bit for bit.  A cut is a candidate when the next value
+    is larger and both children keep ``min_samples_leaf`` samples.  O(positions x
+    features x k).
+    """
+    if nodes is None:
+        counts, positions = level.counts, slice(None)
+        totals, abs_totals = level.totals, level.abs_totals
+    else:
+        counts = level.counts[nodes]
+        positions = (np.arange(counts.sum())
+                     + np.repeat(segment_starts(level.counts)[nodes] - segment_starts(counts),
+                                 counts))
+        totals = level.totals[nodes]
+        abs_totals = None if level.abs_totals is None else level.abs_totals[nodes]
+    samples = level.order[features][:, positions]               # (c, p)
+    x = level.x_sorted[features][:, positions]
+    segment = segment_ids(counts)
+    n_node = counts[segment][:, None]
+    offset = np.arange(samples.shape[1]) - segment_starts(counts)[segment]
+    n_left = offset[:, None] + 1
+    left_sums = segmented_cumsum(stats[samples.T], counts)      # (p, c, k)
+    gains, bounds = score_cuts(left_sums, n_left, totals[segment][:, None], n_node,
+                               criterion,
+                               None if abs_totals is None else abs_totals[segment][:, None])
+    valid = (n_left >= min_samples_leaf) & (n_node - n_left >= min_samples_leaf)
+    valid = valid & np.vstack([(x[:, 1:] > x[:, :-1]).T, np.zeros((1, len(features)), bool)])
+    gains, bounds = np.where(valid, gains, -np.inf), np.where(valid, bounds, 0.0)
+    return gains, bounds, counts, offset
+
+
+def feature_chunks(level, stats):
+    """The features in groups small enough to score together (``CHUNK_VALUES``)."""
+    n_features, n_active = level.order.shape
+    size = max(1, min(n_features, CHUNK_VALUES // max(1, n_active * stats.shape[1])))
+    return [list(range(j, min(j + size, n_features))) for j in range(0, n_features, size)]
+
+
+def grow_level(level, Y, stats, criterion, min_samples_leaf, depth, rules, tree):
+    """Split every node of ``level`` at once; return the next level (None if no node of
+    it may split).
+
+    Adds all the children to ``tree`` (the leaves too), re-centres ``stats`` on them
+    (squared error), and keeps in the next level only the children that may split.
+    O(f n_active k) numpy work.
+    """
+    counts = level.counts
+    starts, segment = segment_starts(counts), segment_ids(counts)
+    n_active = level.order.shape[1]
+
+    # 1. Every node's best cut; the nodes whose cut passes the rules split.
+    feature, cut, gain = best_cuts(
+        len(counts), feature_chunks(level, stats),
+        lambda features, nodes: feature_scores(level, stats, features, criterion,
+                                               min_samples_leaf, nodes))
+    splitting = ~rules.rejects(gain, len(Y))
+    parents = np.flatnonzero(splitting)
+    if len(parents) == 0:
+        return None
+
+    # 2. Where every active sample goes: the first cut + 1 samples of its node's row of
+    #    the chosen feature go left.  A node that does not split sends all its samples
+    #    "left", into a child that is dropped.
+    n_left = np.where(splitting, cut + 1, counts)
+    n_right = counts - n_left
+    positions = np.arange(n_active)
+    goes_left = np.empty(len(Y), dtype=bool)                 # indexed by sample id
+    goes_left[level.order[feature[segment], positions]] = (
+        positions - starts[segment] < n_left[segment])
+
+    # 3. Record the splits.  The children take the next ids, left then right, in node
+    #    order: breadth-first numbering.
+    at = starts[parents] + cut[parents]
+    threshold = midpoint(level.x_sorted[feature[parents], at],
+                         level.x_sorted[feature[parents], at + 1])
+    child_counts = np.column_stack([n_left[parents], n_right[parents]]).ravel()
+
+    # 4. The children's statistics, from feature 0's row partitioned (every child kept);
+    #    for squared error, the children's centred targets become ``stats``.
+    children = partition_row(level.order[0], goes_left[level.order[0]], counts, n_left,
+                             splitting, splitting)
+    value, impurity, centred, totals, abs_totals = node_statistics(Y[children],
+                                                                   child_counts, criterion)
+    child_ids = tree.add_nodes(value, impurity, child_counts,
+                               np.repeat(level.node_ids[parents], 2),
+                               np.tile([LEFT, RIGHT], len(parents)))
+    tree.set_splits(level.node_ids[parents], feature[parents], threshold)
+    if abs_totals is not None:
+        stats[children] = centred
+
+    # 5. The next level: the children that may split, every row partitioned stably.
+    keep = ~rules.is_leaf(child_counts, impurity, depth + 1, min_samples_leaf)
+    if not keep.any():
+        return None
+    keep_left, keep_right = np.zeros_like(splitting), np.zeros_like(splitting)
+    keep_left[parents], keep_right[parents] = keep[0::2], keep[1::2]
+    n_next = int(np.sum(np.where(keep_left, n_left, 0) + np.where(keep_right, n_right, 0)))
+    order = np.empty((level.order.shape[0], n_next), dtype=level.order.dtype)
+    x_sorted = np.empty((level.order.shape[0], n_next), dtype=level.x_sorted.dtype)
+    chunk = max(1, CHUNK_VALUES // max(1, n_active))
+    for j in range(0, level.order.shape[0], chunk):
+        rows = slice(j, j + chunk)
+        here = goes_left[level.order[rows]]
+        order[rows], x_sorted[rows] = partition_rows(
+            [level.order[rows], level.x_sorted[rows]], here, counts, n_left, keep_left,
+            keep_right)
+    return Level(node_ids=child_ids[keep], counts=child_counts[keep], totals=totals[keep],
+                 abs_totals=None if abs_totals is None else abs_totals[keep],
+                 order=order, x_sorted=x_sorted)
+
+
+def partition_rows(arrays, goes_left, counts, n_left, keep_left, keep_right):
+    """Stable partition of rows into the left and right children of every node.
+
+    Each array of ``arrays`` (r, p) holds, row by row, the nodes' samples one node after
+    the other (``counts``), and ``goes_left`` (r, p) says where each one goes; node s
+    sends ``n_left[s]`` left in every row.  In the result, node s's left child comes
+    first, then its right child, for s = 0, 1, ...; children with ``keep_left`` /
+    ``keep_right`` False are left out.  Inside each child the samples keep their order (so
+    they stay sorted).  O(r p).
+
+    The index arithmetic: the samples going left before position q number ``c =
+    cumsum(goes_left)[q] - goes_left[q]``, those before node s's segment
+    ``left_before[s] = n_left[0] + ... + n_left[s - 1]``.  A sample at position q of node
+    s that goes left is number ``c - left_before[s]`` of its left child; one that goes
+    right is number ``(q - starts[s]) - (c - left_before[s])`` of its right child.
+    Adding where each child begins in the output gives its destination.
+    """
+    starts, segment = segment_starts(counts), segment_ids(counts)
+    sizes = np.column_stack([np.where(keep_left, n_left, 0),
+                             np.where(keep_right, counts - n_left, 0)]).ravel()
+    new_start = segment_starts(sizes)
+    left_before = segment_starts(n_left)
+    n_rows, n_new = goes_left.shape[0], int(sizes.sum())
+    trash = n_rows * n_new                         # one slot past the output
+    inclusive = np.cumsum(goes_left, axis=1, dtype=np.intp)
+    to_left = np.where(keep_left, new_start[0::2] - 1 - left_before, trash)[segment] + inclusive
+    to_right = (np.where(keep_right, new_start[1::2] - starts + left_before, trash)[segment]
+                + np.arange(goes_left.shape[1]) - inclusive)
+    destination = np.where(goes_left, to_left, to_right)
+    destination += (np.arange(n_rows) * n_new)[:, None]            # rows one after another
+    np.minimum(destination, trash, out=destination)
+    result = []
+    for array in arrays:
+        out = np.empty(trash + 1, dtype=array.dtype)
+        out[destination.ravel()] = array.ravel()
+        result.append(out[:-1].reshape(n_rows, n_new))
+    return result
+
+
+def partition_row(row, goes_left, counts, n_left, keep_left, keep_right):
+    """``partition_rows`` for one row."""
+    return partition_rows([row[None]], goes_left[None], counts, n_left, keep_left,
+                          keep_right)[0][0]

@@ -1,0 +1,395 @@
+"""Level-wise growth on bin codes, every node searched from its histograms.
+
+Each level is grown one feature at a time, as in ``treelib.growth.level_wise``, but a
+node's candidate cuts are the cuts between its bins:
+
+- a node with at least as many samples as there are bins gets *dense* histograms: for the
+  feature, one ``np.bincount`` over (node, bin) keys gives every bin's count and sums,
+  O(n + B) per node;
+- a smaller node gets the histogram of its *populated* bins only: its codes are sorted
+  (O(n log n) for n < B samples) and each run of equal codes is one bin.  The bin sums
+  are added in the same order as ``np.bincount`` adds them, so they are the dense
+  histogram's sums bit for bit, without its B - n empty bins;
+- the **subtraction trick** of LightGBM and scikit-learn's HistGradientBoosting: of two
+  siblings, the larger one's histogram is its parent's minus the smaller one's, which
+  is counted.  It costs O(f B) instead of O(f n_larger), where it is used: see
+  ``can_subtract``.
+
+Every node's statistics are centred on its own mean when it is created (``treelib.criteria
+.node_statistics``), as the exact growers centre them, so a node of targets near 1e12
+does not cost the digits of a node of targets near 1 (chapter 2's trap).
+
+Memory: besides the data, O(n_active k) per feature, and the parents' histograms that the
+next level subtracts from, kept only within a budget of about the data's size
+(``STORE_BYTES_PER_VALUE`` bytes per code).  Never nodes x features x bins at once.
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from treelib.criteria import EPS, node_statistics, score_cuts
+from treelib.finders.histogram import histogram_gains
+from treelib.growth.level_cuts import best_cuts
+from treelib.growth.level_wise import CHUNK_VALUES, partition_row
+from treelib.segments import segment_ids, segment_starts, segmented_cumsum
+from treelib.tree import LEFT, RIGHT, TreeRecorder
+
+#: Parents' histograms kept for the subtraction trick: at most this many bytes per
+#: (sample, feature) code of the data (8: about the size of the data as float64), and
+#: at least ``MIN_STORE_BYTES``.
+STORE_BYTES_PER_VALUE = 8
+MIN_STORE_BYTES = 16 * 2**20
+
+#: A subtracted histogram is used only if its parent's and counted sibling's sums of
+#: |statistics| are at most this many times the node's own (``can_subtract``).
+SUBTRACTION_RATIO = 8
+
+
+@dataclass
+class HistLevel:
+    """The nodes of one level that may split.
+
+    ``samples`` holds their samples node after node.  A node with ``derived[s]`` gets
+    its histograms by subtraction: its parent's are ``store`` entry ``parent_slot[s]``,
+    its counted sibling is node ``sibling[s]`` of this level, or, when the sibling is a
+    leaf, the samples ``helper`` holds for it (``helper_counts[s]`` of them), and
+    ``shift[s]`` / ``sibling_shift[s]`` are the means of the node and of its sibling
+    minus their parent's (in the parent's centring).
+    """
+
+    node_ids: np.ndarray
+    counts: np.ndarray
+    totals: np.ndarray
+    abs_totals: object
+    samples: np.ndarray
+    derived: np.ndarray
+    parent_slot: np.ndarray
+    sibling: np.ndarray
+    helper: np.ndarray
+    helper_counts: np.ndarray
+    shift: np.ndarray
+    sibling_shift: np.ndarray
+    store: tuple             # (sums (r, f, B, k), counts (r, f, B)) of the parents
+
+
+def grow_level_wise_hist(codes, Y, finder, rules, counter=None):
+    """Grow a tree on bin codes one level at a time (see the module docstring).
+
+    ``codes`` (n, f) are ``finder.prepare(X)``'s bin codes; the tree's thresholds are on
+    X (``finder.bin_thresholds``).  Same tree as the per-node growers with the ``"hist"``
+    finder, nodes numbered breadth first.  Per level, with n_d samples in the nodes that
+    may split and B bins: O(f n_d k) to count histograms (the larger of two siblings by
+    subtraction, where it is used), O(f B k) per dense node and O(f n log n) per small
+    node to score the cuts.  No sort of feature values, and O(f) Python iterations.
+    """
+    criterion, n_bins, subtract = finder.criterion, finder.n_bins, finder.subtract
+    tree = TreeRecorder()
+    value, impurity, stats, totals, abs_totals = node_statistics(Y, [len(Y)], criterion)
+    root = tree.add_nodes(value, impurity, [len(Y)])
+    if n_bins < 2 or rules.is_leaf(len(Y), impurity[0], 0, finder.min_samples_leaf):
+        return tree.finish()                # (one bin: every feature is constant)
+    stats = np.array(stats, dtype=np.float64)
+    none = np.full(1, -1)
+    level = HistLevel(node_ids=root, counts=np.array([len(Y)]), totals=totals,
+                      abs_totals=abs_totals, samples=np.arange(len(Y)),
+                      derived=np.zeros(1, bool), parent_slot=none, sibling=none,
+                      helper=np.zeros(0, np.intp), helper_counts=np.zeros(1, np.intp),
+                      shift=np.zeros((1, Y.shape[1])), sibling_shift=np.zeros((1, Y.shape[1])),
+                      store=None)
+    budget = max(MIN_STORE_BYTES, STORE_BYTES_PER_VALUE * codes.size)
+    depth = 0
+    while level is not None:
+        if counter is not None:
+            counter.searched(depth, len(level.counts), len(level.samples))
+        level = grow_level(level, codes, Y, stats, finder, rules, depth, tree, n_bins,
+                           subtract and budget, counter)
+        depth += 1
+    return tree.finish()
+
+
+def sibling_samples(level, s):
+    """The samples of node s's counted sibling (a node of the level, or helper samples)."""
+    if level.sibling[s] >= 0:
+        start = segment_starts(level.counts)[level.sibling[s]]
+        return level.samples[start:start + level.counts[level.sibling[s]]]
+    start = segment_starts(level.helper_counts)[s]
+    return level.helper[start:start + level.helper_counts[s]]
+
+
+def feature_histograms(level, codes, stats, features, n_bins, dense, counter):
+    """The dense histograms of the nodes ``dense`` (a mask) for a group of features:
+    sums (d, c, B, k) and counts (d, c, B).  Counted with one ``np.bincount`` over
+    (node, feature, bin) keys, or, for a derived node, its parent's minus its sibling's
+    (counted here too), re-centred from the parent's mean to its own.
+    O(c x samples counted + d c B k)."""
+    k, c = stats.shape[1], len(features)
+    counted = np.flatnonzero(dense & ~level.derived)
+    derived = np.flatnonzero(dense & level.derived)
+    # A derived node's sibling is counted once: as a node of this call, or as a helper
+    # run of its own.
+    slot_of = np.full(len(level.counts), -1)
+    slot_of[counted] = np.arange(len(counted))
+    sibling_slot = np.where(level.sibling[derived] >= 0,
+                            slot_of[np.maximum(level.sibling[derived], 0)], -1)
+    needs_run = derived[sibling_slot < 0]
+    sibling_slot[sibling_slot < 0] = len(counted) + np.arange(len(needs_run))
+    is_counted = np.zeros(len(level.counts), dtype=bool)
+    is_counted[counted] = True
+    in_counted = np.repeat(is_counted, level.counts)
+    helper_runs = [sibling_samples(level, s) for s in needs_run]
+    samples = np.concatenate([level.samples[in_counted], *helper_runs])
+    run = np.concatenate([slot_of[segment_ids(level.counts)[in_counted]],
+                          np.repeat(len(counted) + np.arange(len(needs_run)),
+                                    [len(r) for r in helper_runs]).astype(np.intp)])
+    n_runs, size = len(counted) + len(needs_run), (len(counted) + len(needs_run)) * c * n_bins
+    keys = ((run[:, None] * c + np.arange(c)) * n_bins + codes[samples][:, features]).ravel()
+    counts = np.bincount(keys, minlength=size).reshape(n_runs, c, n_bins)
+    sums = np.empty((n_runs, c, n_bins, k))
+    for column in range(k):
+        sums[..., column] = np.bincount(keys, weights=np.repeat(stats[samples, column], c),
+                                        minlength=size).reshape(n_runs, c, n_bins)
+    if counter is not None:
+        counter.histogram_pairs += len(samples) * c
+    rank = np.cumsum(dense) - 1
+    out_sums = np.empty((int(dense.sum()), c, n_bins, k))
+    out_counts = np.empty((int(dense.sum()), c, n_bins), dtype=np.intp)
+    out_sums[rank[counted]], out_counts[rank[counted]] = sums[:len(counted)], counts[:len(counted)]
+    if len(derived):
+        sib_sums, sib_counts = sums[sibling_slot], counts[sibling_slot]
+        parent_sums = level.store[0][level.parent_slot[derived]][:, features]
+        parent_counts = level.store[1][level.parent_slot[derived]][:, features]
+        own_counts = parent_counts - sib_counts
+        # in the parent's centring: parent - (sibling + n_sibling * shift_sibling); then
+        # in the node's own: - n * shift
+        difference = (parent_sums - sib_sums
+                      - sib_counts[..., None] * level.sibling_shift[derived][:, None, None, :]
+                      - own_counts[..., None] * level.shift[derived][:, None, None, :])
+        difference[own_counts == 0] = 0.0            # an empty bin's sums are exactly 0
+        out_sums[rank[derived]], out_counts[rank[derived]] = difference, own_counts
+    return out_sums, out_counts
+
+
+def sparse_scores(level, codes, stats, features, nodes, criterion, min_samples_leaf,
+                  n_bins):
+    """Gains of the cuts after the populated bins of a group of features, in small nodes.
+
+    Each node's samples are sorted by code, feature by feature (stably, so each bin keeps
+    them in the order ``np.bincount`` adds them), each run of equal codes is a populated
+    bin, and the running sums over the runs are the left sums.  Returns, per run, its
+    gain, bound, feature (index in ``features``), node (index in ``nodes``), offset among
+    the node's runs for that feature, and bin.  O(c n log n) for a node of n samples.
+    """
+    counts, c, m = level.counts[nodes], len(features), len(nodes)
+    positions = (np.arange(counts.sum())
+                 + np.repeat(segment_starts(level.counts)[nodes] - segment_starts(counts),
+                             counts))
+    samples = level.samples[positions]
+    node = segment_ids(counts)
+    key = ((np.arange(c)[:, None] * m + node) * n_bins + codes[samples][:, features].T).ravel()
+    order = np.argsort(key, kind="stable")
+    key = key[order]
+    samples = np.tile(samples, c)[order]
+    new_run = np.empty(len(key), dtype=bool)
+    new_run[0], new_run[1:] = True, key[1:] != key[:-1]
+    run = np.cumsum(new_run) - 1
+    run_key = key[new_run]
+    run_group = run_key // n_bins                      # feature * m + node
+    runs = np.bincount(run_group, minlength=c * m)     # per (feature, node), feature-major
+    run_counts = np.bincount(run)
+    run_sums = np.stack([np.bincount(run, weights=stats[samples, column])
+                         for column in range(stats.shape[1])], axis=1)
+    left_sums = segmented_cumsum(run_sums, runs)
+    n_left = segmented_cumsum(run_counts, runs)
+    run_node = run_group % m
+    totals = level.totals[nodes][run_node]
+    abs_totals = None if level.abs_totals is None else level.abs_totals[nodes][run_node]
+    n_node = counts[run_node]
+    gains, bounds = score_cuts(left_sums, n_left, totals, n_node, criterion, abs_totals)
+    valid = (n_left >= min_samples_leaf) & (n_node - n_left >= min_samples_leaf)
+    offset = np.arange(len(run_key)) - np.repeat(segment_starts(runs), runs)
+    return (np.where(valid, gains, -np.inf), np.where(valid, bounds, 0.0),
+            run_group // m, run_node, offset, run_key % n_bins, runs.reshape(c, m))
+
+
+def feature_scores(level, codes, stats, features, nodes, criterion, min_samples_leaf,
+                   n_bins, counter=None, store=None):
+    """Gains, bounds, slots per node and bins of the cuts of a group of features in
+    ``nodes`` (all if None), the ``scores`` of ``treelib.growth.level_cuts.best_cuts``:
+    B - 1 slots for a dense node, and for a small node as many as its most populated
+    feature has populated bins (the others padded with non-candidates).  With ``store``,
+    the dense histograms of the nodes ``store[0]`` are also written into ``store[1]``
+    (sums, counts) at these features, for the next level's subtractions."""
+    m, c = len(level.counts), len(features)
+    chosen = np.zeros(m, dtype=bool)
+    chosen[np.arange(m) if nodes is None else nodes] = True
+    dense = chosen & (level.counts >= n_bins)
+    small = np.flatnonzero(chosen & ~dense)
+    index = np.flatnonzero(chosen)
+    slots = np.where(level.counts[index] >= n_bins, n_bins - 1, 0)
+    if len(small):
+        sparse = sparse_scores(level, codes, stats, features, small, criterion,
+                               min_samples_leaf, n_bins)
+        slots[np.searchsorted(index, small)] = sparse[6].max(axis=0)
+        if counter is not None:
+            counter.histogram_pairs += int(level.counts[small].sum()) * c
+    starts = segment_starts(slots)
+    gains = np.full((slots.sum(), c), -np.inf)
+    bounds = np.zeros((slots.sum(), c))
+    labels = np.zeros((slots.sum(), c), dtype=np.intp)
+    if dense.any():
+        sums, counts = feature_histograms(level, codes, stats, features, n_bins, dense,
+                                          counter)
+        if store is not None:
+            kept, (store_sums, store_counts) = store
+            where = np.cumsum(dense) - 1
+            store_sums[:, features] = sums[where[kept]]
+            store_counts[:, features] = counts[where[kept]]
+        abs_totals = None if level.abs_totals is None else level.abs_totals[dense]
+        dense_gains, dense_bounds = histogram_gains(sums, counts, level.totals[dense],
+                                                    criterion, min_samples_leaf, abs_totals)
+        rows = (starts[np.searchsorted(index, np.flatnonzero(dense))][:, None]
+                + np.arange(n_bins - 1)).ravel()
+        gains[rows] = dense_gains.transpose(0, 2, 1).reshape(-1, c)
+        bounds[rows] = dense_bounds.transpose(0, 2, 1).reshape(-1, c)
+        labels[rows] = np.arange(n_bins - 1)[:, None].repeat(dense.sum(), axis=1).T.reshape(-1, 1)
+    if len(small):
+        run_gains, run_bounds, run_feature, run_node, offset, run_bin, _ = sparse
+        rows = starts[np.searchsorted(index, small)][run_node] + offset
+        gains[rows, run_feature], bounds[rows, run_feature] = run_gains, run_bounds
+        labels[rows, run_feature] = run_bin
+    return gains, bounds, slots, labels
+
+
+def can_subtract(parent_abs, small_abs, large_abs, small_count, shift_small):
+    """Whether the larger child's histogram may be its parent's minus the smaller
+    child's.
+
+    Subtracting carries the rounding of the parent's and the sibling's sums into the
+    child's: errors of the order of ``EPS`` times their sums of |statistics| (the
+    sibling's in the parent's centring).  The tie rule allows a child's sums an error of
+    a few ``n EPS`` times its own sum of |statistics| (``treelib.criteria
+    .gain_rounding_bound``); subtracting is safe while the parent's and sibling's sums of
+    |statistics| are at most ``SUBTRACTION_RATIO`` times the child's.  A parent much more
+    spread out than its child (targets near 1e12 beside targets near 1) has its larger
+    child counted instead.
+    """
+    spread = parent_abs + small_abs + small_count[:, None] * np.abs(shift_small)
+    return np.all(spread <= SUBTRACTION_RATIO * large_abs, axis=1)
+
+
+def grow_level(level, codes, Y, stats, finder, rules, depth, tree, n_bins, budget, counter):
+    """Split every node of ``level``; return the next level (None if no node of it may
+    split).  ``budget``: bytes for the parents' histograms kept for subtraction (0 or
+    False: no subtraction)."""
+    criterion, min_samples_leaf = finder.criterion, finder.min_samples_leaf
+    counts, k = level.counts, Y.shape[1]
+
+    # 1. Which nodes keep their histograms for the next level's subtractions: dense
+    #    nodes whose larger child is dense too, the largest first, within the budget.
+    keep_histogram = np.zeros(len(counts), dtype=bool)
+    if budget:
+        eligible = np.flatnonzero(counts >= 2 * n_bins)
+        per_node = codes.shape[1] * n_bins * (k * 8 + 8)
+        allowed = int(budget // per_node)
+        keep_histogram[eligible[np.argsort(-counts[eligible], kind="stable")][:allowed]] = True
+    kept_nodes = np.flatnonzero(keep_histogram)
+    store = None
+    if len(kept_nodes):
+        store = (kept_nodes,
+                 (np.empty((len(kept_nodes), codes.shape[1], n_bins, k)),
+                  np.empty((len(kept_nodes), codes.shape[1], n_bins), dtype=np.intp)))
+        if counter is not None:
+            counter.held(store[1][0].nbytes + store[1][1].nbytes)
+
+    # 2. Every node's best cut, one feature at a time; the nodes whose cut passes the
+    #    rules split.
+    def scores(features, nodes):
+        return feature_scores(level, codes, stats, features, nodes, criterion,
+                              min_samples_leaf, n_bins, counter if nodes is None else None,
+                              store if nodes is None else None)
+
+    if counter is not None:
+        counter.subtracted_histograms += int(level.derived.sum()) * codes.shape[1]
+    n_features = codes.shape[1]
+    size = max(1, min(n_features, CHUNK_VALUES // max(1, len(level.samples) * (k + 1),
+                                                      int((counts >= n_bins).sum()) * n_bins
+                                                      * (k + 1))))
+    chunks = [list(range(j, min(j + size, n_features))) for j in range(0, n_features, size)]
+    feature, bin_, gain = best_cuts(len(counts), chunks, scores)
+    splitting = ~rules.rejects(gain, len(Y))
+    parents = np.flatnonzero(splitting)
+    if len(parents) == 0:
+        return None
+
+    # 3. The children, left then right for every splitting node, breadth first.
+    starts, segment = segment_starts(counts), segment_ids(counts)
+    goes_left = (codes[level.samples, feature[segment]] <= bin_[segment]) | ~splitting[segment]
+    n_left = np.where(splitting, np.add.reduceat(goes_left.astype(np.intp), starts), counts)
+    children = partition_row(level.samples, goes_left, counts, n_left, splitting, splitting)
+    child_counts = np.column_stack([n_left[parents], counts[parents] - n_left[parents]]).ravel()
+    child_starts = segment_starts(child_counts)
+    # each child's mean minus its parent's, from the parent-centred statistics (the
+    # classification criteria's one-hot statistics are not centred: no shift)
+    shift = np.zeros((len(child_counts), k))
+    if level.abs_totals is not None:
+        shift = np.add.reduceat(stats[children], child_starts, axis=0) / child_counts[:, None]
+    value, impurity, centred, totals, abs_totals = node_statistics(Y[children],
+                                                                   child_counts, criterion)
+    child_ids = tree.add_nodes(value, impurity, child_counts,
+                               np.repeat(level.node_ids[parents], 2),
+                               np.tile([LEFT, RIGHT], len(parents)))
+    threshold = [finder.bin_thresholds[f][b] for f, b in zip(feature[parents], bin_[parents])]
+    tree.set_splits(level.node_ids[parents], feature[parents], threshold)
+    if abs_totals is not None:
+        stats[children] = centred
+
+    # 4. The next level: the children that may split; which of them get their
+    #    histograms by subtraction.
+    keep = ~rules.is_leaf(child_counts, impurity, depth + 1, min_samples_leaf)
+    if not keep.any():
+        return None
+    pair = np.arange(len(parents))
+    larger = 2 * pair + (child_counts[1::2] >= child_counts[0::2])   # ties: the right
+    smaller = larger ^ 1
+    derived = np.zeros(len(child_counts), dtype=bool)
+    parent_slot = np.full(len(child_counts), -1)
+    if store is not None:
+        slot_of = np.full(len(counts), -1)
+        slot_of[kept_nodes] = np.arange(len(kept_nodes))
+        has_store = slot_of[parents] >= 0
+        safe = np.ones(len(parents), dtype=bool)         # counts subtract exactly
+        if abs_totals is not None:
+            safe = can_subtract(level.abs_totals[parents], abs_totals[smaller],
+                                abs_totals[larger], child_counts[smaller], shift[smaller])
+        use = has_store & keep[larger] & (child_counts[larger] >= n_bins) & safe
+        derived[larger[use]] = True
+        parent_slot[larger[use]] = slot_of[parents[use]]
+    # A derived child's sibling is counted as a node of the next level if it is one
+    # with dense histograms, else from helper samples kept for it.
+    rank = np.cumsum(keep) - 1
+    sibling = np.full(len(child_counts), -1)
+    counted_there = keep[smaller] & (child_counts[smaller] >= n_bins)
+    sibling[larger] = np.where(counted_there, rank[smaller], -1)
+    helper_of = np.flatnonzero(derived & (sibling < 0))
+    helper_counts = np.zeros(len(child_counts), dtype=np.intp)
+    helper_counts[helper_of] = child_counts[helper_of ^ 1]
+    helper = (np.concatenate([children[child_starts[c]:child_starts[c] + child_counts[c]]
+                              for c in helper_of ^ 1])
+              if len(helper_of) else np.zeros(0, dtype=np.intp))
+    sibling_shift = np.zeros_like(shift)
+    sibling_shift[larger] = shift[smaller]
+    samples = children[np.repeat(keep, child_counts)]
+    next_store = None
+    if store is not None and derived.any():
+        used = np.unique(parent_slot[derived])
+        renumber = np.full(len(kept_nodes), -1)
+        renumber[used] = np.arange(len(used))
+        parent_slot[derived] = renumber[parent_slot[derived]]
+        next_store = (store[1][0][used], store[1][1][used])
+    return HistLevel(node_ids=child_ids[keep], counts=child_counts[keep], totals=totals[keep],
+                     abs_totals=None if abs_totals is None else abs_totals[keep],
+                     samples=samples, derived=derived[keep], parent_slot=parent_slot[keep],
+                     sibling=sibling[keep], helper=helper,
+                     helper_counts=helper_counts[keep], shift=shift[keep],
+                     sibling_shift=sibling_shift[keep], store=next_store)

@@ -1,0 +1,173 @@
+"""Random decision trees (Fan, Wang, Yu and Ma, 2003; seed article 001).
+
+A random decision tree never searches for a split.  Every node draws a **random feature**
+among those that vary in it and a **random threshold**, halfway between two different
+values of that feature in the node (the rule of the Dice implementation described in
+seed article 001).  The labels play no part in the tree's shape: there is no gain and no
+purity test.  They only fill in each node's statistics (class counts), and an ensemble of
+such trees averages the class probabilities of the nodes its trees send a sample to.
+
+How treelib grows one, following Dice:
+
+- **level by level, no recursion**: every active sample knows its node; one level of
+  the tree is one pass over those samples, a fixed number of numpy calls;
+- **only where data is**: a child is created only if at least ``min_samples_leaf``
+  training samples reach it; a sample that would fall into a missing child stops at
+  the parent, whose statistics then answer for it (this is the pruning of Fan et al.'s
+  original algorithm, which built a full empty tree first and removed the nodes with too
+  few samples afterwards);
+- **missing values as their own branch**: a split node has up to three children, for
+  ``x <= threshold``, ``x > threshold`` and ``x`` missing (NaN).
+
+Cost: each level looks at every active sample a constant number of times to draw a
+threshold and route it, so a tree costs **O(depth x n)** plus the stable sort that groups
+each level's samples by node (O(n log n) numpy work per level), plus the search for a
+feature that varies: a drawn feature is checked on the node's samples, and a node where
+eight draws found none checks all its features at once, O(f n_node).  On sparse data
+such as a9a (123 binary features, most of them constant in a small node) that search
+grows with the number of features: chapter 8 measures 2.75x the time for 8x the
+features.  Seed article 001's O(m d n) holds in n and d, not independently of f.
+"""
+
+import numpy as np
+
+from treelib.criteria import node_statistics
+from treelib.segments import segment_ids, segment_starts
+from treelib.split import midpoint
+from treelib.tree import LEFT, MISSING, RIGHT, TreeRecorder
+
+#: Draws of a random feature before a node's features are checked all at once.
+FEATURE_DRAWS = 8
+
+
+def grow_random_tree(X, Y, finder, rules, counter=None):
+    """Grow one random decision tree, level by level.
+
+    ``X`` (n, f) holds the features, NaN marking a missing value; ``Y`` (n, k) the
+    per-sample statistics whose means the nodes keep (the one-hot classes, or the target
+    as one column); ``finder`` a ``"random_tree"`` finder: its ``rng`` draws every
+    feature and threshold, its ``min_samples_leaf`` is the least number of training
+    samples for which a child is created (a node is split only if it holds at least
+    twice as many), and its criterion names the impurity the tree records.  ``rules
+    .max_depth`` limits the depth.  Nodes are numbered breadth first.
+
+    Per level, with n_d samples in the nodes that may split: O(n_d) to draw a feature per
+    node (more where few features vary, ``draw_features``), O(n_d) to draw the
+    thresholds (``draw_thresholds``), O(n_d) to route the samples and O(n_d k) for the
+    children's statistics, plus the stable sort that groups the samples by child.
+    O(depth) Python iterations.
+    """
+    rng, min_samples_leaf = finder.rng, finder.min_samples_leaf
+    tree = TreeRecorder()
+    value, impurity, *_ = node_statistics(Y, [len(Y)], finder.criterion)
+    node_ids = tree.add_nodes(value, impurity, [len(Y)])
+    samples, counts = np.arange(len(Y)), np.array([len(Y)])   # active samples, by node
+    depth = 0
+    while rules.max_depth is None or depth < rules.max_depth:
+        # 1. Nodes that may split: enough samples, and a feature that varies in them.
+        splittable = counts >= 2 * min_samples_leaf
+        samples = samples[np.repeat(splittable, counts)]
+        node_ids, counts = node_ids[splittable], counts[splittable]
+        if len(counts) == 0:
+            break
+        feature = draw_features(X, samples, counts, rng)
+        varies = feature >= 0
+        samples = samples[np.repeat(varies, counts)]
+        node_ids, counts, feature = node_ids[varies], counts[varies], feature[varies]
+        if len(counts) == 0:
+            break
+        if counter is not None:
+            counter.searched(depth, len(counts), len(samples))
+        segment = segment_ids(counts)
+        values = X[samples, feature[segment]]
+        threshold = draw_thresholds(values, counts, rng)
+
+        # 2. Route every sample; children with enough samples are created.
+        branch = np.where(np.isnan(values), MISSING,
+                          np.where(values <= threshold[segment], LEFT, RIGHT))
+        key = 3 * segment + branch                              # (node, branch)
+        child_counts = np.bincount(key, minlength=3 * len(counts))
+        created = child_counts >= min_samples_leaf
+        kept = created[key]
+        order = np.argsort(key[kept], kind="stable")            # samples grouped by child
+        samples = samples[kept][order]
+        counts = child_counts[created]
+        value, impurity, *_ = node_statistics(Y[samples], counts, finder.criterion)
+        parents = np.repeat(node_ids, 3)[created]
+        node_ids = tree.add_nodes(value, impurity, counts, parents,
+                                  np.tile([LEFT, RIGHT, MISSING], len(node_ids))[created])
+        has_child = created.reshape(-1, 3).any(axis=1)          # else: stays a leaf
+        tree.set_splits(np.unique(parents), feature[has_child], threshold[has_child])
+        depth += 1
+    return tree.finish()
+
+
+def draw_features(X, samples, counts, rng, draws=FEATURE_DRAWS):
+    """A random feature per node, uniform among the features with at least two
+    different (non-missing) values in it; -1 for a node where none has.
+
+    Rejection sampling: draw a feature for every node and keep it if it varies in the
+    node (one gather of the node's values, O(n_node)); redraw for the others, up to
+    ``draws`` times.  The few nodes still without a feature then look at all their
+    features at once (O(f n_node)) and draw among those that vary.  Either way the
+    feature is uniform among the varying ones.
+    """
+    n_features = X.shape[1]
+    starts = segment_starts(counts)
+    feature = np.full(len(counts), -1)
+    open_nodes = np.arange(len(counts))
+    for _ in range(draws):
+        if len(open_nodes) == 0:
+            return feature
+        candidate = rng.integers(n_features, size=len(open_nodes))
+        rows, local_starts = rows_of(samples, starts, counts, open_nodes)
+        values = X[rows, np.repeat(candidate, counts[open_nodes])]
+        varies = (np.fmax.reduceat(values, local_starts)
+                  > np.fmin.reduceat(values, local_starts))
+        feature[open_nodes[varies]] = candidate[varies]
+        open_nodes = open_nodes[~varies]
+    if len(open_nodes):
+        rows, local_starts = rows_of(samples, starts, counts, open_nodes)
+        block = X[rows]
+        with np.errstate(invalid="ignore"):
+            varies = (np.fmax.reduceat(block, local_starts, axis=0)
+                      > np.fmin.reduceat(block, local_starts, axis=0))
+        keys = np.where(varies, rng.random(varies.shape), -1.0)   # uniform among varying
+        choice = np.argmax(keys, axis=1)
+        feature[open_nodes] = np.where(varies.any(axis=1), choice, -1)
+    return feature
+
+
+def rows_of(samples, starts, counts, nodes):
+    """The samples of ``nodes`` (one after the other) and where each node's begin."""
+    sizes = counts[nodes]
+    local_starts = segment_starts(sizes)
+    positions = np.arange(sizes.sum()) + np.repeat(starts[nodes] - local_starts, sizes)
+    return samples[positions], local_starts
+
+
+def draw_thresholds(values, counts, rng):
+    """For every node, the midpoint of two different values of its drawn feature.
+
+    ``values``: the feature's value for every sample, node after node (``counts``).
+    The first value is that of a non-missing sample drawn at random, the second that of
+    a sample drawn at random among those with a different, non-missing value.  O(n).
+    """
+    starts = segment_starts(counts)
+    segment = np.repeat(np.arange(len(counts)), counts)
+    present = ~np.isnan(values)
+    first = values[draw_one(present, starts, rng)]
+    other = present & (values != first[segment])
+    second = values[draw_one(other, starts, rng)]
+    return midpoint(np.minimum(first, second), np.maximum(first, second))
+
+
+def draw_one(mask, starts, rng):
+    """Position of one True entry of ``mask`` drawn uniformly in every segment (each
+    segment has at least one).  The r-th True of a segment is found with one cumulative
+    count and ``np.searchsorted``.  O(n)."""
+    running = np.cumsum(mask)
+    before = np.where(starts > 0, running[starts - 1], 0)
+    in_segment = np.add.reduceat(mask, starts)
+    r = np.minimum(np.floor(rng.random(len(starts)) * in_segment), in_segment - 1)
+    return np.searchsorted(running, before + r.astype(np.intp) + 1)

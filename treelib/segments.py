@@ -1,0 +1,78 @@
+"""Consecutive segments: the nodes of a level, laid out one after the other.
+
+Level-wise growth keeps the samples of all the nodes of a level in one array, node after
+node: node s holds positions ``starts[s] .. starts[s] + counts[s] - 1``.  These helpers
+work on that layout with a fixed number of numpy calls, whatever the number of nodes.
+Every segment must hold at least one position.
+"""
+
+import numpy as np
+
+#: Segments of one padded width handled by slicing, one numpy call each, rather than
+#: gathered into one padded block (see ``segmented_cumsum``).
+FEW_SEGMENTS = 8
+
+
+def segment_starts(counts):
+    """Position where each segment begins: ``[0, c0, c0 + c1, ...]``.  O(segments)."""
+    counts = np.asarray(counts)
+    starts = np.zeros(len(counts), dtype=np.intp)
+    np.cumsum(counts[:-1], out=starts[1:])
+    return starts
+
+
+def segment_ids(counts):
+    """The segment of every position: ``[0] * c0 + [1] * c1 + ...``.  O(positions)."""
+    return np.repeat(np.arange(len(counts)), counts)
+
+
+def segmented_cumsum(values, counts):
+    """Running sums that restart at every segment, along axis 0.
+
+    Each segment's running sums are bit for bit those of ``np.cumsum`` run on that
+    segment alone: no rounding residue of one segment leaks into the next, as it would
+    if one cumulative sum ran across all of them and the total before each segment were
+    subtracted afterwards.  (A segment of targets around 1e12 leaves a residue that
+    swamps the sums of a later segment of targets around 1e-10.)
+
+    Segments are grouped by their length rounded up to a power of two; a group of many
+    short segments becomes one zero-padded block (segments x width) whose rows are summed
+    with one ``np.cumsum``, a group of few long ones is summed slice by slice.
+    O(positions) work and at most twice the positions in memory, in O(log(longest
+    segment)) numpy calls.
+    """
+    values = np.asarray(values)
+    counts = np.asarray(counts)
+    out = np.empty_like(values)
+    starts = segment_starts(counts)
+    width = np.left_shift(1, np.ceil(np.log2(np.maximum(counts, 1))).astype(np.intp))
+    for w in np.unique(width):
+        group = np.flatnonzero(width == w)
+        if len(group) <= FEW_SEGMENTS:
+            for s in group:
+                np.cumsum(values[starts[s]:starts[s] + counts[s]], axis=0,
+                          out=out[starts[s]:starts[s] + counts[s]])
+            continue
+        offset = np.arange(w)
+        inside = offset < counts[group, None]                       # (segments, w)
+        positions = (starts[group, None] + offset)[inside]
+        block = np.zeros((len(group), w) + values.shape[1:], dtype=values.dtype)
+        block[inside] = values[positions]
+        np.cumsum(block, axis=1, out=block)
+        out[positions] = block[inside]
+    return out
+
+
+def first_in_segments(mask, counts):
+    """Offset of the first True of ``mask`` (positions, ...) inside each segment, for
+    every column; ``counts[s]`` (one past its end) where the segment has none.
+    O(positions)."""
+    mask = np.asarray(mask)
+    counts = np.asarray(counts)
+    starts = segment_starts(counts)
+    n = len(mask)
+    index = np.arange(n).reshape((n,) + (1,) * (mask.ndim - 1))
+    position = np.where(mask, index, n)
+    first = np.minimum.reduceat(position, starts, axis=0)
+    shape = (len(counts),) + (1,) * (mask.ndim - 1)
+    return np.minimum(first - starts.reshape(shape), counts.reshape(shape))
