@@ -32,6 +32,7 @@ NBVAL := --nbval --nbval-current-env --nbval-cell-timeout=900 \
 help:
 	@echo "make book    execute every notebook and render the HTML book into _build/html"
 	@echo "make test    lint + unit tests + nbval (emulated other CPU) + strict HTML build"
+	@echo "make lint    ruff and import-linter only"
 	@echo "make quick   unit tests without those marked slow"
 	@echo "make lab     open the notebooks in JupyterLab"
 	@echo "make bench   rerun the full timing benchmark (about 20 minutes)"
@@ -51,6 +52,11 @@ book: venv
 	$(BIN)/jupyter-book build . --all -W -n --keep-going
 	test -f _build/html/index.html
 	$(BIN)/python tools/check_book.py _build/html
+
+# ruff (a small rule set) and import-linter (treelib's layers, numpy-only algorithms)
+lint: venv
+	$(BIN)/ruff check treelib tests tools
+	$(BIN)/lint-imports --no-cache
 
 unit: venv
 	$(BIN)/python -m pytest -n $(JOBS) tests
@@ -75,7 +81,7 @@ verified-book: venv
 	test -f _build/html/index.html
 	$(BIN)/python tools/check_book.py _build/html
 
-test: unit nbval verified-book
+test: lint unit nbval verified-book
 
 lab: venv
 	$(BIN)/jupyter lab notebooks

@@ -17,6 +17,7 @@ from sklearn.metrics import roc_auc_score
 from sklearn.svm import LinearSVC
 
 from treelib import bench
+from treelib.bench import auc, bins, growth, methods, subtraction, timing
 from treelib.binning import bin_features
 from treelib.datasets import load_libsvm
 
@@ -34,17 +35,17 @@ def test_every_file_records_its_machine(name):
 
 def test_timing_covers_the_seed_grid():
     fits, info = bench.load_results("timing_full")
-    assert info["grid"] == "seed" and info["max_depth"] == str(bench.TIMING_MAX_DEPTH)
-    assert set(fits.method) == set(bench.TIMING_METHODS)
-    expected = {n: repeats * len(bench.TIMING_METHODS) for n, repeats in bench.SEED_GRID}
+    assert info["grid"] == "seed" and info["max_depth"] == str(timing.TIMING_MAX_DEPTH)
+    assert set(fits.method) == set(timing.TIMING_METHODS)
+    expected = {n: repeats * len(timing.TIMING_METHODS) for n, repeats in timing.SEED_GRID}
     assert fits.groupby("n_samples").size().to_dict() == expected
 
 
 def test_growth_covers_every_case_and_treelib_grows_one_tree():
     fits, info = bench.load_results("growth")
     assert info["grid"] == "full"
-    for case in bench.GROWTH_CASES:
-        assert set(fits[fits.case == case].method) == set(bench.GROWTH_METHODS)
+    for case in growth.GROWTH_CASES:
+        assert set(fits[fits.case == case].method) == set(growth.GROWTH_METHODS)
     treelib_fits = fits[fits.method != "sklearn"]
     assert (treelib_fits.groupby("case").n_leaves.nunique() == 1).all()
 
@@ -53,8 +54,8 @@ def test_bins_covers_every_setting_and_each_tree_is_deterministic():
     fits, info = bench.load_results("bins")
     repeats = int(info["repeats"])
     pairs = fits.groupby(["depth", "max_bins"]).size()
-    expected = {(depth, max_bins) for depth in bench.BINS_DEPTHS
-                for max_bins in (0, *bench.BINS_GRID)}
+    expected = {(depth, max_bins) for depth in bins.BINS_DEPTHS
+                for max_bins in (0, *bins.BINS_GRID)}
     assert set(pairs.index) == expected and (pairs == repeats).all()
     by_setting = fits.groupby(["depth", "max_bins"])
     assert (by_setting.test_r2.nunique() == 1).all() and (by_setting.n_leaves.nunique() == 1).all()
@@ -71,7 +72,7 @@ def test_bins_two_bins_at_full_depth_stop_at_the_distinct_code_combinations():
 def test_subtraction_covers_every_case_and_counts_fewer_pairs_for_the_same_tree():
     fits, info = bench.load_results("subtraction")
     repeats = int(info["repeats"])
-    assert set(fits.case) == set(bench.SUBTRACTION_CASES)
+    assert set(fits.case) == set(subtraction.SUBTRACTION_CASES)
     assert (fits.groupby(["case", "subtract"]).size() == repeats).all()
     for case, part in fits.groupby("case"):
         assert part.n_leaves.nunique() == 1, case
@@ -82,8 +83,8 @@ def test_subtraction_covers_every_case_and_counts_fewer_pairs_for_the_same_tree(
 
 def test_methods_covers_every_method_depth_and_task():
     fits, info = bench.load_results("methods")
-    assert set(fits.method) == set(bench.SPLIT_METHOD_TABLE)
-    assert set(fits.depth.astype(str)) == set(bench.METHOD_DEPTHS)
+    assert set(fits.method) == set(methods.SPLIT_METHOD_TABLE)
+    assert set(fits.depth.astype(str)) == set(methods.METHOD_DEPTHS)
     assert set(fits.task) == {"regression", "classification"}
     exact = fits[fits.method.isin(["naive", "scan", "cumsum", "cumsum, level-wise"])]
     # the four exact treelib methods grow the same trees
@@ -109,8 +110,8 @@ def auc_results():
 
 def test_auc_covers_every_data_set_and_method_without_warnings(auc_results):
     repeats = auc_results.groupby(["data", "method"]).size()
-    assert set(auc_results.data) == LIBSVM and set(auc_results.method) == set(bench.AUC_METHODS)
-    assert len(repeats) == len(LIBSVM) * len(bench.AUC_METHODS) and (repeats == 3).all()
+    assert set(auc_results.data) == LIBSVM and set(auc_results.method) == set(auc.AUC_METHODS)
+    assert len(repeats) == len(LIBSVM) * len(auc.AUC_METHODS) and (repeats == 3).all()
     assert auc_results.warnings.isna().all()
     assert (auc_results.groupby(["data", "method"]).auc.nunique() == 1).all()
 
@@ -124,7 +125,8 @@ def test_auc_of_the_linear_models_is_what_a_fresh_fit_gives(auc_results):
     balanced accuracy by about 1e-4).  Hence the tolerances, far above what the chapter
     prints (3 decimals)."""
     data = load_libsvm("a1a")
-    committed = auc_results[auc_results.data == "a1a"].groupby("method")[["auc", "auc_labels"]].mean()
+    a1a = auc_results[auc_results.data == "a1a"]
+    committed = a1a.groupby("method")[["auc", "auc_labels"]].mean()
     for name, model in [("linear_svc", LinearSVC(random_state=0)),
                         ("logistic", LogisticRegression())]:
         model.fit(data.X_train, data.y_train)

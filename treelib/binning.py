@@ -17,8 +17,8 @@ the thresholds against scikit-learn's own.
 
 import numpy as np
 
-from treelib.validation import check_array
 from treelib.split import midpoint
+from treelib.validation import check_array
 
 
 def check_max_bins(max_bins):

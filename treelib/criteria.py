@@ -23,8 +23,8 @@ Costs: O(n k) for n samples and k statistics, O(k) per cut from sums.
 
 import numpy as np
 
-from treelib.validation import check_array, check_class_labels, check_target_range
 from treelib.segments import segment_ids, segment_starts
+from treelib.validation import check_array, check_class_labels, check_target_range
 
 REGRESSION_CRITERIA = ("squared_error",)
 CLASSIFICATION_CRITERIA = ("gini", "entropy")

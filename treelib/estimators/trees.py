@@ -12,8 +12,13 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from treelib.criteria import CLASSIFICATION_CRITERIA, REGRESSION_CRITERIA, one_hot
-from treelib.estimators.params import (check_number, count_or_fraction, forget_fit,
-                                       numpy_rng, resolve_max_features)
+from treelib.estimators.params import (
+    check_number,
+    count_or_fraction,
+    forget_fit,
+    numpy_rng,
+    resolve_max_features,
+)
 from treelib.finders import Finder
 from treelib.growth import StoppingRules, check_builder, grow
 from treelib.validation import check_target_range

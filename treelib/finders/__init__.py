@@ -25,12 +25,12 @@ import dataclasses
 
 import numpy as np
 
-from treelib.validation import check_array, check_min_samples_leaf
 from treelib.binning import bin_features, check_max_bins
 from treelib.criteria import as_columns, check_criterion, target_statistics
 from treelib.finders.exact import SCORERS, exact_split
 from treelib.finders.histogram import histogram_split
 from treelib.finders.random import random_split
+from treelib.validation import check_array, check_min_samples_leaf
 
 #: Every finder, by name (the estimators' ``splitter``).
 SPLITTERS = ("naive", "scan", "cumsum", "hist", "random")

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from treelib.criteria import EPS, node_statistics, score_cuts
+from treelib.criteria import node_statistics, score_cuts
 from treelib.finders.histogram import histogram_gains
 from treelib.growth.level_cuts import best_cuts
 from treelib.growth.level_wise import CHUNK_VALUES, partition_row
