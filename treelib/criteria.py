@@ -207,14 +207,19 @@ def gain_from_sums(sum_left, n_left, total, n, criterion):
     empty side gives inf or nan: callers mask those.
     """
     sum_left, total = np.asarray(sum_left, np.float64), np.asarray(total, np.float64)
-    sum_right, n_right = total - sum_left, n - n_left
     if criterion == "entropy":
         def n_entropy(count, counts):        # n H(node) from its size and class counts
             return xlog2x(count) - np.sum(xlog2x(counts), axis=-1)
         return (n_entropy(n, total) - n_entropy(n_left, sum_left)
-                - n_entropy(n_right, sum_right))
+                - n_entropy(n - n_left, total - sum_left))
+    if sum_left.shape[-1] == 1:              # one column: the same formula, no k axis
+        sum_left, total = sum_left[..., 0], total[..., 0]
+        sum_right = total - sum_left
+        return sum_left * sum_left / n_left + sum_right * sum_right / (n - n_left) \
+            - total * total / n
+    sum_right = total - sum_left
     return (np.sum(sum_left * sum_left, axis=-1) / n_left
-            + np.sum(sum_right * sum_right, axis=-1) / n_right
+            + np.sum(sum_right * sum_right, axis=-1) / (n - n_left)
             - np.sum(total * total, axis=-1) / n)
 
 
@@ -257,6 +262,23 @@ def gain_rounding_bound(sum_left, n_left, total, n, criterion, abs_total=None, g
                  + np.abs(sum_right) / np.expand_dims(n_right, -1))
         bound = bound + 16 * EPS * n * np.sum(np.asarray(abs_total) * slope, axis=-1)
     return bound
+
+
+def bound_cap(total, n, criterion, abs_total=None, max_gain=0.0):
+    """An upper bound of ``gain_rounding_bound`` over every cut of nodes with sums
+    ``total`` (nodes, k), sizes ``n`` (nodes,) and sums of |Y| ``abs_total``, whose
+    gains are at most ``max_gain``: with ``|S_Lk| <= abs_total_k`` and ``n_L >= 1``,
+    ``4 EPS (max_gain + 2 sum_k S_k**2/n) + 32 n EPS sum_k abs_total_k**2`` (entropy:
+    ``24 EPS n log2(n + 1)``).  Only cuts within twice this of a node's best gain can be
+    tied with it, so the growers compute exact bounds for those alone.  O(nodes k)."""
+    total = np.asarray(total, np.float64)
+    if criterion == "entropy":
+        return 24 * EPS * n * np.log2(n + 1.0)
+    cap = 4 * EPS * (np.maximum(max_gain, 0.0) + 2 * np.sum(total * total, axis=-1) / n)
+    if abs_total is not None:
+        abs_total = np.asarray(abs_total, np.float64)
+        cap = cap + 32 * EPS * n * np.sum(abs_total * abs_total, axis=-1)
+    return cap
 
 
 def score_cuts(sum_left, n_left, total, n, criterion, abs_total=None):

@@ -31,8 +31,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from treelib.criteria import node_statistics, score_cuts
-from treelib.growth.level_cuts import best_cuts
+from treelib.criteria import bound_cap, gain_from_sums, gain_rounding_bound, node_statistics
+from treelib.growth.level_cuts import ChunkScores, best_cuts
 from treelib.segments import segment_ids, segment_starts, segmented_cumsum
 from treelib.split import midpoint
 from treelib.tree import LEFT, RIGHT, TreeRecorder
@@ -91,12 +91,11 @@ def grow_level_wise_exact(data, Y, finder, rules, counter=None):
 CHUNK_VALUES = 2**21
 
 
-def feature_scores(level, stats, features, criterion, min_samples_leaf, nodes=None):
-    """Gains and rounding bounds of every cut of the given features in the nodes
-    ``nodes`` of the level (all of them by default), in the order of their positions in
-    each feature's row: ``(gains, bounds, slots, labels)``, the ``scores`` of
-    ``treelib.growth.level_cuts.best_cuts`` (positions x features; ``slots`` the number of
-    positions of each node, ``labels`` each position's offset in its node).
+def feature_scores(level, stats, features, criterion, min_samples_leaf):
+    """The ``ChunkScores`` (``treelib.growth.level_cuts``) of the given features: the
+    gain of every cut in every node of the level, in the order of the positions in each
+    feature's row (slots: a node's positions; labels: each position's offset in its
+    node), with the rounding bounds computed on demand.
 
     The left sums of a node's cuts are the running sums of its samples' statistics in
     the row's order, restarted at each node, so each node's sums are those of the
@@ -104,30 +103,30 @@ def feature_scores(level, stats, features, criterion, min_samples_leaf, nodes=No
     is larger and both children keep ``min_samples_leaf`` samples.  O(positions x
     features x k).
     """
-    if nodes is None:
-        counts, positions = level.counts, slice(None)
-        totals, abs_totals = level.totals, level.abs_totals
-    else:
-        counts = level.counts[nodes]
-        positions = (np.arange(counts.sum())
-                     + np.repeat(segment_starts(level.counts)[nodes] - segment_starts(counts),
-                                 counts))
-        totals = level.totals[nodes]
-        abs_totals = None if level.abs_totals is None else level.abs_totals[nodes]
-    samples = level.order[features][:, positions]               # (c, p)
-    x = level.x_sorted[features][:, positions]
+    counts, totals, abs_totals = level.counts, level.totals, level.abs_totals
+    samples, x = level.order[features], level.x_sorted[features]     # (c, p)
     segment = segment_ids(counts)
     n_node = counts[segment][:, None]
     offset = np.arange(samples.shape[1]) - segment_starts(counts)[segment]
     n_left = offset[:, None] + 1
-    left_sums = segmented_cumsum(stats[samples.T], counts)      # (p, c, k)
-    gains, bounds = score_cuts(left_sums, n_left, totals[segment][:, None], n_node,
-                               criterion,
-                               None if abs_totals is None else abs_totals[segment][:, None])
+    left_sums = segmented_cumsum(stats[samples.T], counts)            # (p, c, k)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        gains = gain_from_sums(left_sums, n_left, totals[segment][:, None], n_node,
+                               criterion)
     valid = (n_left >= min_samples_leaf) & (n_node - n_left >= min_samples_leaf)
     valid = valid & np.vstack([(x[:, 1:] > x[:, :-1]).T, np.zeros((1, len(features)), bool)])
-    gains, bounds = np.where(valid, gains, -np.inf), np.where(valid, bounds, 0.0)
-    return gains, bounds, counts, offset
+    gains = np.where(valid, gains, -np.inf)
+
+    def bounds_at(rows, columns):
+        node = segment[rows]
+        return gain_rounding_bound(left_sums[rows, columns], n_left[rows, 0], totals[node],
+                                   counts[node], criterion,
+                                   None if abs_totals is None else abs_totals[node],
+                                   gains[rows, columns])
+
+    return ChunkScores(gains=gains, slots=counts, labels=offset, bounds_at=bounds_at,
+                       cap=lambda max_gain: bound_cap(totals, counts, criterion, abs_totals,
+                                                      max_gain))
 
 
 def feature_chunks(level, stats):
@@ -152,8 +151,7 @@ def grow_level(level, Y, stats, criterion, min_samples_leaf, depth, rules, tree)
     # 1. Every node's best cut; the nodes whose cut passes the rules split.
     feature, cut, gain = best_cuts(
         len(counts), feature_chunks(level, stats),
-        lambda features, nodes: feature_scores(level, stats, features, criterion,
-                                               min_samples_leaf, nodes))
+        lambda features: feature_scores(level, stats, features, criterion, min_samples_leaf))
     splitting = ~rules.rejects(gain, len(Y))
     parents = np.flatnonzero(splitting)
     if len(parents) == 0:

@@ -28,9 +28,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from treelib.criteria import node_statistics, score_cuts
-from treelib.finders.histogram import histogram_gains
-from treelib.growth.level_cuts import best_cuts
+from treelib.criteria import bound_cap, gain_from_sums, gain_rounding_bound, node_statistics
+from treelib.growth.level_cuts import ChunkScores, best_cuts
 from treelib.growth.level_wise import CHUNK_VALUES, partition_row
 from treelib.segments import segment_ids, segment_starts, segmented_cumsum
 from treelib.tree import LEFT, RIGHT, TreeRecorder
@@ -170,15 +169,17 @@ def feature_histograms(level, codes, stats, features, n_bins, dense, counter):
     return out_sums, out_counts
 
 
-def sparse_scores(level, codes, stats, features, nodes, criterion, min_samples_leaf,
-                  n_bins):
-    """Gains of the cuts after the populated bins of a group of features, in small nodes.
+def sparse_sums(level, codes, stats, features, nodes, n_bins):
+    """Left sums of the cuts after the populated bins of a group of features, in small
+    nodes.
 
     Each node's samples are sorted by code, feature by feature (stably, so each bin keeps
     them in the order ``np.bincount`` adds them), each run of equal codes is a populated
-    bin, and the running sums over the runs are the left sums.  Returns, per run, its
-    gain, bound, feature (index in ``features``), node (index in ``nodes``), offset among
-    the node's runs for that feature, and bin.  O(c n log n) for a node of n samples.
+    bin, and the running sums over the runs are the left sums, bit for bit those of the
+    dense histogram.  Returns, per run, its left sums and left count, its feature (index
+    in ``features``), node (index in ``nodes``), offset among the node's runs for that
+    feature, and bin; and the runs per (feature, node).  O(c n log n) for a node of n
+    samples.
     """
     counts, c, m = level.counts[nodes], len(features), len(nodes)
     positions = (np.arange(counts.sum())
@@ -196,46 +197,35 @@ def sparse_scores(level, codes, stats, features, nodes, criterion, min_samples_l
     run_key = key[new_run]
     run_group = run_key // n_bins                      # feature * m + node
     runs = np.bincount(run_group, minlength=c * m)     # per (feature, node), feature-major
-    run_counts = np.bincount(run)
     run_sums = np.stack([np.bincount(run, weights=stats[samples, column])
                          for column in range(stats.shape[1])], axis=1)
     left_sums = segmented_cumsum(run_sums, runs)
-    n_left = segmented_cumsum(run_counts, runs)
-    run_node = run_group % m
-    totals = level.totals[nodes][run_node]
-    abs_totals = None if level.abs_totals is None else level.abs_totals[nodes][run_node]
-    n_node = counts[run_node]
-    gains, bounds = score_cuts(left_sums, n_left, totals, n_node, criterion, abs_totals)
-    valid = (n_left >= min_samples_leaf) & (n_node - n_left >= min_samples_leaf)
+    n_left = segmented_cumsum(np.bincount(run), runs)
     offset = np.arange(len(run_key)) - np.repeat(segment_starts(runs), runs)
-    return (np.where(valid, gains, -np.inf), np.where(valid, bounds, 0.0),
-            run_group // m, run_node, offset, run_key % n_bins, runs.reshape(c, m))
+    return (left_sums, n_left, run_group // m, run_group % m, offset, run_key % n_bins,
+            runs.reshape(c, m))
 
 
-def feature_scores(level, codes, stats, features, nodes, criterion, min_samples_leaf,
-                   n_bins, counter=None, store=None):
-    """Gains, bounds, slots per node and bins of the cuts of a group of features in
-    ``nodes`` (all if None), the ``scores`` of ``treelib.growth.level_cuts.best_cuts``:
-    B - 1 slots for a dense node, and for a small node as many as its most populated
-    feature has populated bins (the others padded with non-candidates).  With ``store``,
-    the dense histograms of the nodes ``store[0]`` are also written into ``store[1]``
-    (sums, counts) at these features, for the next level's subtractions."""
-    m, c = len(level.counts), len(features)
-    chosen = np.zeros(m, dtype=bool)
-    chosen[np.arange(m) if nodes is None else nodes] = True
-    dense = chosen & (level.counts >= n_bins)
-    small = np.flatnonzero(chosen & ~dense)
-    index = np.flatnonzero(chosen)
-    slots = np.where(level.counts[index] >= n_bins, n_bins - 1, 0)
+def feature_scores(level, codes, stats, features, criterion, min_samples_leaf, n_bins,
+                   counter=None, store=None):
+    """The ``ChunkScores`` (``treelib.growth.level_cuts``) of a group of features: the
+    cuts after every bin, B - 1 slots per dense node, and for a small node as many slots
+    as its most populated feature has populated bins (the others padded with
+    non-candidates); labels are bins.  With ``store``, the dense histograms of the nodes
+    ``store[0]`` are also written into ``store[1]`` (sums, counts) at these features, for
+    the next level's subtractions."""
+    c, k = len(features), stats.shape[1]
+    dense = level.counts >= n_bins
+    small = np.flatnonzero(~dense)
+    slots = np.where(dense, n_bins - 1, 0)
     if len(small):
-        sparse = sparse_scores(level, codes, stats, features, small, criterion,
-                               min_samples_leaf, n_bins)
-        slots[np.searchsorted(index, small)] = sparse[6].max(axis=0)
+        sparse = sparse_sums(level, codes, stats, features, small, n_bins)
+        slots[small] = sparse[6].max(axis=0)
         if counter is not None:
             counter.histogram_pairs += int(level.counts[small].sum()) * c
     starts = segment_starts(slots)
-    gains = np.full((slots.sum(), c), -np.inf)
-    bounds = np.zeros((slots.sum(), c))
+    left_sums = np.zeros((slots.sum(), c, k))
+    n_left = np.zeros((slots.sum(), c), dtype=np.intp)
     labels = np.zeros((slots.sum(), c), dtype=np.intp)
     if dense.any():
         sums, counts = feature_histograms(level, codes, stats, features, n_bins, dense,
@@ -245,20 +235,38 @@ def feature_scores(level, codes, stats, features, nodes, criterion, min_samples_
             where = np.cumsum(dense) - 1
             store_sums[:, features] = sums[where[kept]]
             store_counts[:, features] = counts[where[kept]]
-        abs_totals = None if level.abs_totals is None else level.abs_totals[dense]
-        dense_gains, dense_bounds = histogram_gains(sums, counts, level.totals[dense],
-                                                    criterion, min_samples_leaf, abs_totals)
-        rows = (starts[np.searchsorted(index, np.flatnonzero(dense))][:, None]
-                + np.arange(n_bins - 1)).ravel()
-        gains[rows] = dense_gains.transpose(0, 2, 1).reshape(-1, c)
-        bounds[rows] = dense_bounds.transpose(0, 2, 1).reshape(-1, c)
-        labels[rows] = np.arange(n_bins - 1)[:, None].repeat(dense.sum(), axis=1).T.reshape(-1, 1)
+        rows = (starts[dense][:, None] + np.arange(n_bins - 1)).ravel()
+        cumulative = np.cumsum(sums, axis=2)[:, :, :-1]              # (d, c, B - 1, k)
+        left_sums[rows] = cumulative.transpose(0, 2, 1, 3).reshape(-1, c, k)
+        filled = np.cumsum(counts, axis=2)[:, :, :-1]
+        # a cut after an empty bin makes the same children as the one before it: it is
+        # not a candidate (n_left 0 marks it so)
+        filled = np.where(counts[:, :, :-1] > 0, filled, 0)
+        n_left[rows] = filled.transpose(0, 2, 1).reshape(-1, c)
+        labels[rows] = np.tile(np.arange(n_bins - 1), int(dense.sum()))[:, None]
     if len(small):
-        run_gains, run_bounds, run_feature, run_node, offset, run_bin, _ = sparse
-        rows = starts[np.searchsorted(index, small)][run_node] + offset
-        gains[rows, run_feature], bounds[rows, run_feature] = run_gains, run_bounds
+        run_sums, run_n_left, run_feature, run_node, offset, run_bin, _ = sparse
+        rows = starts[small][run_node] + offset
+        left_sums[rows, run_feature], n_left[rows, run_feature] = run_sums, run_n_left
         labels[rows, run_feature] = run_bin
-    return gains, bounds, slots, labels
+    segment = segment_ids(slots)
+    n_node = level.counts[segment][:, None]
+    totals, abs_totals = level.totals, level.abs_totals
+    with np.errstate(divide="ignore", invalid="ignore"):
+        gains = gain_from_sums(left_sums, n_left, totals[segment][:, None], n_node, criterion)
+    valid = (n_left >= min_samples_leaf) & (n_node - n_left >= min_samples_leaf)
+    gains = np.where(valid, gains, -np.inf)
+
+    def bounds_at(rows, columns):
+        node = segment[rows]
+        return gain_rounding_bound(left_sums[rows, columns], n_left[rows, columns],
+                                   totals[node], level.counts[node], criterion,
+                                   None if abs_totals is None else abs_totals[node],
+                                   gains[rows, columns])
+
+    return ChunkScores(gains=gains, slots=slots, labels=labels, bounds_at=bounds_at,
+                       cap=lambda max_gain: bound_cap(totals, level.counts, criterion,
+                                                      abs_totals, max_gain))
 
 
 def can_subtract(parent_abs, small_abs, large_abs, small_count, shift_small):
@@ -304,10 +312,9 @@ def grow_level(level, codes, Y, stats, finder, rules, depth, tree, n_bins, budge
 
     # 2. Every node's best cut, one feature at a time; the nodes whose cut passes the
     #    rules split.
-    def scores(features, nodes):
-        return feature_scores(level, codes, stats, features, nodes, criterion,
-                              min_samples_leaf, n_bins, counter if nodes is None else None,
-                              store if nodes is None else None)
+    def scores(features):
+        return feature_scores(level, codes, stats, features, criterion, min_samples_leaf,
+                              n_bins, counter, store)
 
     if counter is not None:
         counter.subtracted_histograms += int(level.derived.sum()) * codes.shape[1]
