@@ -101,13 +101,14 @@ class Tree:
 
     def feature_importances(self, n_features):
         """Total gain of each feature's splits, normalised to sum to 1 (all zeros for a
-        single leaf): scikit-learn's impurity-based ``feature_importances_``.  O(nodes).
+        single leaf): scikit-learn's impurity-based ``feature_importances_``.  A split's
+        gain is ``n I`` of the node minus that of each child it has.  O(nodes).
         """
         internal = np.flatnonzero(~self.is_leaf)
-        left, right = self.children_left[internal], self.children_right[internal]
         weighted = self.n_node_samples * self.impurity          # n I(node)
-        gain = weighted[internal] - weighted[left] - weighted[right]
-        importances = np.bincount(self.feature[internal], weights=gain,
+        children = self.children[internal]                      # (splits, 3)
+        below = np.where(children != TREE_LEAF, weighted[children], 0.0).sum(axis=1)
+        importances = np.bincount(self.feature[internal], weights=weighted[internal] - below,
                                   minlength=n_features)
         total = importances.sum()
         return importances / total if total > 0 else importances
@@ -115,7 +116,9 @@ class Tree:
     def export_text(self, feature_names=None, decimals=3, class_names=None):
         """The tree as indented text, one line per test or leaf, in the layout of
         ``sklearn.tree.export_text``.  With ``class_names`` (a classifier's
-        ``classes_``), a leaf shows its majority class before its proportions."""
+        ``classes_``), a leaf shows its majority class before its proportions.  A
+        missing-value branch is shown as ``<name> is missing``; a branch without a child
+        is not shown."""
         names = feature_names or [f"feature_{j}" for j in range(int(self.feature.max()) + 1)]
         lines, stack = [], [(0, 0)]
         while stack:
@@ -134,9 +137,12 @@ class Tree:
                     lines.append(f"{bar}class: {majority}  (proportions [{value}])")
                 continue
             name, t = names[self.feature[node]], f"{self.threshold[node]:.{decimals}f}"
-            lines.append(f"{bar}{name} <= {t}")
-            stack += [(self.children_right[node], depth + 1), f"{bar}{name} >  {t}",
-                      (self.children_left[node], depth + 1)]
+            branches = [(f"{bar}{name} <= {t}", self.children_left[node]),
+                        (f"{bar}{name} >  {t}", self.children_right[node]),
+                        (f"{bar}{name} is missing", self.children_missing[node])]
+            for text, child in reversed(branches):        # a stack: push the last first
+                if child != TREE_LEAF:
+                    stack += [(child, depth + 1), text]
         return "\n".join(lines)
 
 
