@@ -58,6 +58,16 @@ NODE_LOSS = {"squared_error": exact_sse, "gini": exact_weighted_gini,
              "entropy": weighted_entropy}
 
 
+def exact_gain(y_node, goes_left, criterion):
+    """Gain of sending ``y_node[goes_left]`` left, scored from scratch: exact for squared
+    error and Gini, a float sum from counts for entropy."""
+    labels = list(y_node) if criterion == "squared_error" else [int(v) for v in y_node]
+    left = [v for v, g in zip(labels, goes_left, strict=True) if g]
+    right = [v for v, g in zip(labels, goes_left, strict=True) if not g]
+    loss = NODE_LOSS[criterion]
+    return Fraction(loss(labels) - loss(left) - loss(right))
+
+
 def identity_bound(y_node, goes_left, criterion):
     """The rounding bound ``treelib.criteria.gain_rounding_bound`` gives the cut, from
     the node's exact sums (the bound of the finders that add up statistics)."""

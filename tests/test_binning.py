@@ -1,4 +1,7 @@
-"""Binning each feature once, for the histogram split finders."""
+"""Binning each feature once, for the histogram split finders (``treelib.binning``):
+codes against the thresholds they stand for, one bin per value against the exact
+finders' midpoints, quantile bins against their expected sizes, and the thresholds
+against scikit-learn's own bin mapper."""
 
 import numpy as np
 import pytest
@@ -7,8 +10,8 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 from treelib import best_split
-from treelib.binning import bin_features, bin_thresholds
-from treelib.splits import midpoint
+from treelib.binning import bin_features, bin_thresholds, check_max_bins
+from treelib.split import midpoint
 
 
 @settings(max_examples=200, deadline=None)
@@ -42,7 +45,8 @@ def test_one_bin_per_value_keeps_the_exact_split():
     exact, binned = best_split(X, y), best_split(codes, y)
     assert binned.feature == exact.feature and binned.n_left == exact.n_left
     assert thresholds[exact.feature][int(binned.threshold)] == exact.threshold
-    assert binned.gain == pytest.approx(exact.gain)
+    # same children, same statistics summed in the same order: the same gain
+    assert binned.gain == exact.gain
 
 
 def test_many_values_get_quantile_bins_of_similar_size():
@@ -54,6 +58,33 @@ def test_many_values_get_quantile_bins_of_similar_size():
     # new data is binned with the training thresholds
     new, _ = bin_features(np.array([[-10.0], [10.0]]), thresholds=[cuts])
     assert new[:, 0].tolist() == [0, 15]
+
+
+@pytest.mark.parametrize("max_bins", [1, 257, 2.0, True, "16"])
+def test_bad_max_bins(max_bins):
+    with pytest.raises(ValueError, match="max_bins must be an integer from 2 to 256"):
+        check_max_bins(max_bins)
+
+
+def test_codes_fit_in_one_byte():
+    x = np.arange(1000.0)
+    codes, (cuts,) = bin_features(x[:, None], max_bins=256)
+    assert codes.dtype == np.uint8 and len(cuts) == 255 and codes.max() == 255
+    assert check_max_bins(np.int64(2)) == 2
+
+
+def test_thresholds_are_scikit_learns():
+    # scikit-learn 1.9's HistGradientBoosting bins with the same rule
+    from sklearn.ensemble._hist_gradient_boosting.binning import _BinMapper
+
+    rng = np.random.default_rng(2)
+    X = np.column_stack([rng.normal(size=2000), rng.integers(0, 7, size=2000),
+                         np.round(rng.exponential(size=2000), 2)])
+    for max_bins in [8, 64, 255]:
+        _, thresholds = bin_features(X, max_bins)
+        mapper = _BinMapper(n_bins=max_bins + 1, subsample=None).fit(X)
+        for ours, theirs in zip(thresholds, mapper.bin_thresholds_, strict=True):
+            np.testing.assert_array_equal(ours, theirs)          # thresholds: exact
 
 
 def test_bad_arguments():

@@ -1,10 +1,13 @@
-"""Bad input gets a ValueError that names the problem."""
+"""Bad input gets a ValueError that names the problem: ``treelib.best_split`` and the
+checks of ``treelib.validation`` against the expected messages, the estimators against
+scikit-learn's own trees (same error, same words)."""
 
 import numpy as np
 import pytest
 
 from treelib import DecisionTreeRegressor, best_split
-from treelib.splits import threshold_gains
+from treelib.validation import (MAX_TARGET_SPREAD, check_array, check_class_labels,
+                                check_min_samples_leaf, check_target_range)
 
 GOOD_X = np.arange(12.0).reshape(6, 2)
 GOOD_Y = np.arange(6.0)
@@ -100,12 +103,17 @@ def test_unfitted_tree_says_so():
 
 
 @pytest.mark.parametrize("params, message", [
-    ({"splitter": "fast"}, "splitter must be one of"),
-    ({"builder": "breadth"}, "builder must be one of"),
+    ({"splitter": "fast"}, "unknown splitter 'fast'; choose one of"),
+    ({"builder": "breadth"}, "unknown builder 'breadth'; choose one of"),
+    ({"builder": "depth"}, "unknown builder 'depth'"),          # the old name
     ({"criterion": "gini"}, "criterion must be one of"),
     ({"max_leaf_nodes": 1}, "max_leaf_nodes must be an integer >= 2"),
-    ({"max_leaf_nodes": 8, "builder": "depth"}, "max_leaf_nodes needs builder='best'"),
-    ({"builder": "level", "splitter": "scan"}, "builder='level' .* needs"),
+    ({"max_leaf_nodes": 8, "builder": "depth_first"},
+     "max_leaf_nodes needs best-first growth .* builder='best_first'"),
+    ({"builder": "level_wise", "splitter": "scan"},
+     "level-wise growth .* needs splitter 'cumsum' or 'hist'; got 'scan'"),
+    ({"builder": "level_wise", "max_features": 1}, "level-wise growth .* max_features=None"),
+    ({"splitter": "hist", "max_bins": 300}, "max_bins must be an integer from 2 to 256"),
     ({"min_impurity_decrease": -1.0}, "min_impurity_decrease must be a number >= 0"),
     ({"max_features": "all"}, "max_features must be"),
     ({"max_features": 0}, "max_features must be an integer >= 1"),
@@ -122,15 +130,14 @@ def test_bad_parameters(params, message):
 
 
 def test_best_split_rejects_bad_options():
-    with pytest.raises(ValueError, match="unknown split method 'exact'"):
-        best_split(GOOD_X, GOOD_Y, method="exact")
+    with pytest.raises(ValueError, match="splitter must be one of .*; got 'exact'"):
+        best_split(GOOD_X, GOOD_Y, splitter="exact")
+    with pytest.raises(ValueError, match="splitter must be one of .*; got 'hist'"):
+        best_split(GOOD_X, GOOD_Y, "hist")               # exact finders only
     with pytest.raises(ValueError, match="min_samples_leaf must be an integer >= 1"):
         best_split(GOOD_X, GOOD_Y, min_samples_leaf=0)
-
-
-def test_threshold_gains_checks_its_input():
-    with pytest.raises(ValueError, match="x must be 1-D"):
-        threshold_gains(GOOD_X, GOOD_Y)
+    with pytest.raises(ValueError, match="unknown criterion 'mse'"):
+        best_split(GOOD_X, GOOD_Y, criterion="mse")
 
 
 def test_accepted_inputs_are_converted():
@@ -142,3 +149,48 @@ def test_accepted_inputs_are_converted():
     frame = pd.DataFrame(GOOD_X, columns=["a", "b"])
     assert best_split(frame, pd.Series(GOOD_Y)) == best_split(GOOD_X, GOOD_Y)
     assert best_split(np.array([[True], [False]]), [1.0, 0.0]).threshold == 0.5
+
+
+def test_class_labels_are_checked():
+    assert check_class_labels(["a", "b"]).tolist() == ["a", "b"]
+    with pytest.raises(ValueError, match="y contains NaN"):
+        check_class_labels([0.0, np.nan])
+    with pytest.raises(ValueError, match="non-empty 1-D array of class labels"):
+        check_class_labels([])
+    with pytest.raises(ValueError, match="non-empty 1-D array of class labels"):
+        check_class_labels([[0, 1]])
+    with pytest.raises(ValueError, match="y contains NaN"):
+        best_split(GOOD_X, nan_at(GOOD_Y, 1), criterion="gini")
+
+
+def test_targets_whose_squares_overflow_are_rejected_with_advice():
+    check_target_range(np.array([0.0, 1e150]))           # 2 x 1e150: squares stay finite
+    with pytest.raises(ValueError, match=r"y spans 1e\+155 over 2 samples.*rescale y"):
+        check_target_range(np.array([0.0, 1e155]))
+    # the limit is on n x spread: many samples of a moderate spread overflow too
+    n = 1000
+    spread = MAX_TARGET_SPREAD / n
+    check_target_range(np.linspace(0.0, 0.99 * spread, n))
+    with pytest.raises(ValueError, match="rescale"):
+        check_target_range(np.linspace(0.0, 1.01 * spread, n))
+    # a large offset alone is fine: the finders centre the targets first
+    check_target_range(np.full(10, 1e300))
+
+
+def test_check_array_returns_finite_float64():
+    array = check_array([[1, 2], [3, 4]])
+    assert array.dtype == np.float64 and array.flags.c_contiguous
+    with pytest.raises(ValueError, match=r"x contains NaN \(first at position 1\)"):
+        check_array([0.0, np.nan], name="x", ndim=1)
+    with pytest.raises(ValueError, match="x must be 1-D; got an array of shape"):
+        check_array(GOOD_X, name="x", ndim=1)
+
+
+@pytest.mark.parametrize("value", [0, -1, 1.0, True, "1", None])
+def test_min_samples_leaf_must_be_a_positive_integer(value):
+    with pytest.raises(ValueError, match="min_samples_leaf must be an integer >= 1"):
+        check_min_samples_leaf(value)
+
+
+def test_min_samples_leaf_accepts_numpy_integers():
+    assert check_min_samples_leaf(np.int64(3)) == 3
