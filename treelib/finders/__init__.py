@@ -98,6 +98,9 @@ class Finder:
     @property
     def n_bins(self):
         """Number of bins of the widest binned feature (``"hist"`` after ``prepare``)."""
+        if self.bin_thresholds is None:
+            raise ValueError("the bins are cut by prepare(X): call it before asking for "
+                             "n_bins")
         return max(len(t) for t in self.bin_thresholds) + 1
 
     def search(self, data, Y):
