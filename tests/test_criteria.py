@@ -13,12 +13,31 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from treelib.criteria import (CRITERIA, EPS, IMPURITIES, centered, check_criterion,
-                              entropy, gain_from_sums, gain_rounding_bound, gini,
-                              node_impurity, node_statistics, one_hot, score_cuts,
-                              split_gain, squared_error, target_statistics)
-from tests.reference import (assert_sums_close, exact_sse, exact_weighted_gini,
-                             sums_tolerance, weighted_entropy)
+from tests.reference import (
+    assert_sums_close,
+    exact_sse,
+    exact_weighted_gini,
+    sums_tolerance,
+    weighted_entropy,
+)
+from treelib.criteria import (
+    CRITERIA,
+    EPS,
+    IMPURITIES,
+    centered,
+    check_criterion,
+    entropy,
+    gain_from_sums,
+    gain_rounding_bound,
+    gini,
+    node_impurity,
+    node_statistics,
+    one_hot,
+    score_cuts,
+    split_gain,
+    squared_error,
+    target_statistics,
+)
 
 # --- impurities of labels -------------------------------------------------------------
 

@@ -8,8 +8,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from treelib.segments import (FEW_SEGMENTS, first_in_segments, segment_ids, segment_starts,
-                              segmented_cumsum)
+from treelib.segments import (
+    FEW_SEGMENTS,
+    first_in_segments,
+    segment_ids,
+    segment_starts,
+    segmented_cumsum,
+)
 
 counts_lists = st.lists(st.integers(1, 12), min_size=1, max_size=30)
 

@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import treelib
-from treelib.split import Split, best_cut, midpoint
 from tests.reference import brute_force_split, identity_bound, naive_bound, tie_rule
+from treelib.split import Split, best_cut, midpoint
 
 # --- goes_left ---------------------------------------------------------------------------
 

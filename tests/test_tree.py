@@ -10,11 +10,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from treelib import DecisionTreeClassifier, DecisionTreeRegressor
-from treelib.tree import (LEFT, MISSING, RIGHT, TREE_LEAF, TREE_UNDEFINED, Tree,
-                          TreeRecorder)
-from treelib.criteria import EPS
 from tests.reference import assert_sums_close, route_one_by_one
+from treelib import DecisionTreeClassifier, DecisionTreeRegressor
+from treelib.criteria import EPS
+from treelib.tree import LEFT, MISSING, RIGHT, TREE_LEAF, TREE_UNDEFINED, Tree, TreeRecorder
 
 # --- hand-built trees ---------------------------------------------------------------------
 

@@ -6,8 +6,13 @@ import numpy as np
 import pytest
 
 from treelib import DecisionTreeRegressor, best_split
-from treelib.validation import (MAX_TARGET_SPREAD, check_array, check_class_labels,
-                                check_min_samples_leaf, check_target_range)
+from treelib.validation import (
+    MAX_TARGET_SPREAD,
+    check_array,
+    check_class_labels,
+    check_min_samples_leaf,
+    check_target_range,
+)
 
 GOOD_X = np.arange(12.0).reshape(6, 2)
 GOOD_Y = np.arange(6.0)

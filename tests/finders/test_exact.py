@@ -12,13 +12,18 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
+from tests.reference import NODE_LOSS, brute_force_split, exact_sse, identity_bound, naive_bound
 from treelib import best_split
 from treelib.criteria import target_statistics
-from treelib.finders.exact import (SCORERS, candidate_cuts, cumsum_gains, exact_split,
-                                   scan_gains, threshold_gains)
+from treelib.finders.exact import (
+    SCORERS,
+    candidate_cuts,
+    cumsum_gains,
+    exact_split,
+    scan_gains,
+    threshold_gains,
+)
 from treelib.split import Split
-from tests.reference import (NODE_LOSS, brute_force_split, exact_sse, identity_bound,
-                             naive_bound)
 
 SPLITTERS = sorted(SCORERS)
 CLASSIFICATION = ["gini", "entropy"]

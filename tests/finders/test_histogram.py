@@ -10,13 +10,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
+from tests.reference import assert_sums_close, exact_gain, identity_bound, sums_tolerance, tie_rule
 from treelib import best_split
 from treelib.binning import bin_features
 from treelib.criteria import node_statistics, target_statistics
 from treelib.datasets import load_california_housing
 from treelib.finders.histogram import histogram_gains, histogram_split, node_histograms
-from tests.reference import (assert_sums_close, exact_gain, identity_bound, sums_tolerance,
-                             tie_rule)
 
 CRITERIA = ["squared_error", "gini", "entropy"]
 

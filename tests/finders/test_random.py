@@ -10,11 +10,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
+from tests.reference import exact_gain, identity_bound, tie_rule
 from treelib import DecisionTreeClassifier, DecisionTreeRegressor
 from treelib.criteria import target_statistics
 from treelib.datasets import load_california_housing, load_libsvm
 from treelib.finders.random import random_split
-from tests.reference import exact_gain, identity_bound, tie_rule
 
 CRITERIA = ["squared_error", "gini", "entropy"]
 
