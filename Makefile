@@ -27,7 +27,7 @@ OTHER_CPU = env $$($(BIN)/python tools/other_cpu.py)
 NBVAL := --nbval --nbval-current-env --nbval-cell-timeout=900 \
 	--nbval-sanitize-with notebooks/sanitize.cfg
 
-.PHONY: help venv book test lint unit quick nbval verified-book lab bench clean
+.PHONY: help venv book test lint unit quick nbval verified-book teacher-book lab bench clean
 
 help:
 	@echo "make book    execute every notebook and render the HTML book into _build/html"
@@ -35,6 +35,7 @@ help:
 	@echo "make lint    ruff and import-linter only"
 	@echo "make quick   unit tests without those marked slow"
 	@echo "make lab     open the notebooks in JupyterLab"
+	@echo "make teacher-book   the book without the exercises' solutions"
 	@echo "make bench   rerun the full timing benchmark (about 20 minutes)"
 	@echo "make clean   remove _build (keeps .venv)"
 
@@ -80,6 +81,16 @@ verified-book: venv
 	$(BIN)/jupyter-book build . --all -W -n --keep-going --config _build/_config_verified.yml
 	test -f _build/html/index.html
 	$(BIN)/python tools/check_book.py _build/html
+
+# For teachers: the same book without the exercises' solutions (sphinx-exercise's
+# hide_solutions), built from the committed outputs into _build/teacher/html.
+teacher-book: venv
+	mkdir -p _build
+	sed 's/^\(  execute_notebooks:\).*/\1 "off"/; s/^\(    nb_execution_raise_on_error:.*\)/\1\n    hide_solutions: true/' _config.yml > _build/_config_teacher.yml
+	grep -q 'hide_solutions: true' _build/_config_teacher.yml
+	$(BIN)/jupyter-book build . --all -W -n --keep-going --config _build/_config_teacher.yml \
+		--path-output _build/teacher
+	test -f _build/teacher/_build/html/index.html
 
 test: lint unit nbval verified-book
 

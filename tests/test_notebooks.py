@@ -1,5 +1,12 @@
-"""The committed notebooks are what nbval and the book expect: listed in the table of
-contents, executed top to bottom, free of errors and warnings."""
+"""The committed notebooks are what nbval and the book expect, in the form of a course.
+
+Every notebook is listed in the table of contents, executed top to bottom, free of errors
+and warnings.  Every chapter (``notebooks/NN_*.ipynb``) opens with what the reader will
+learn and needs to know, has 3 to 5 exercises with solutions, ends with what the reader
+should now know, and keeps its main text near a 20-minute read; its prose uses only the
+MyST that jupyterlab-myst renders, so it reads the same in JupyterLab as in the HTML
+(book/writing.md).  Appendix pages (``notebooks/A*_*.ipynb``) hold the evidence.
+"""
 
 import re
 from pathlib import Path
@@ -11,6 +18,35 @@ ROOT = Path(__file__).resolve().parent.parent
 TOC = (ROOT / "_toc.yml").read_text()
 IN_TOC = re.findall(r"file:\s*(notebooks/\S+)", TOC)
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
+CHAPTERS = [p for p in NOTEBOOKS if p.name[0].isdigit()]
+
+#: MyST that jupyterlab-myst renders as the book does (book/writing.md); roles such as
+#: {glue} and {cite} need Sphinx and show as bare text in JupyterLab.
+DIRECTIVES = {"admonition", "note", "tip", "hint", "important", "warning", "caution",
+              "attention", "seealso", "dropdown", "math", "exercise-start", "exercise-end",
+              "solution-start", "solution-end"}
+DIRECTIVE = re.compile(r"^\s*(?:`{3,}|:{3,})\s*\{([^}]+)\}", re.MULTILINE)
+ROLE = re.compile(r"\{([a-z][a-z:-]*)\}`")
+#: Main text (prose outside exercises and solutions) of a 20-minute read.
+MAX_WORDS = 3500
+
+
+def markdown(path):
+    return [c.source for c in nbformat.read(path, as_version=4).cells
+            if c.cell_type == "markdown"]
+
+
+def main_text_words(path):
+    """Words of the prose, exercises and solutions left out."""
+    words, inside = 0, False
+    for source in markdown(path):
+        if re.search(r"\{(exercise|solution)-start\}", source):
+            inside = True
+        if not inside:
+            words += len(source.split())
+        if re.search(r"\{(exercise|solution)-end\}", source):
+            inside = False
+    return words
 
 
 def test_every_notebook_is_in_the_book():
@@ -37,3 +73,28 @@ def test_notebook_is_executed_and_clean(path):
         assert not last.rstrip().endswith(";"), (
             "nbval runs cells without history, so IPython ignores a trailing ';': end "
             f"the cell with plt.show() or `_ = ...` instead: {last}")
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_prose_reads_the_same_in_jupyterlab(path):
+    for source in markdown(path):
+        assert not ROLE.findall(source), f"a Sphinx-only role in: {source[:120]}"
+        unknown = set(DIRECTIVE.findall(source)) - DIRECTIVES
+        assert not unknown, f"directives jupyterlab-myst does not render: {unknown}"
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.name)
+def test_chapter_has_the_form_of_a_course(path):
+    cells = markdown(path)
+    opening = cells[0]
+    assert "What you will learn" in opening and "Before you start" in opening
+    text = "\n".join(cells)
+    exercises = re.findall(r"\{exercise-start\}\s*\n:label:\s*(\S+)", text)
+    solutions = re.findall(r"\{solution-start\}\s*(\S+)", text)
+    assert 3 <= len(exercises) <= 5, f"{len(exercises)} exercises"
+    assert sorted(exercises) == sorted(solutions), "every exercise has its solution"
+    assert all(":class: dropdown" in text.split(f"{{solution-start}} {label}", 1)[1][:80]
+               for label in exercises), "solutions are folded"
+    assert "## Exercises" in text
+    assert cells[-1].lstrip().startswith("## What you should now know")
+    assert main_text_words(path) <= MAX_WORDS

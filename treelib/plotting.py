@@ -25,5 +25,75 @@ METHOD_LABELS = {"naive": r"naive, $O(n^2)$ per node", "scan": "scan (Python loo
 
 
 def use_book_style():
-    """Apply ``BOOK_STYLE`` to matplotlib's defaults."""
+    """Apply ``BOOK_STYLE`` to matplotlib's defaults, and in a notebook draw figures at
+    twice their pixel density ("retina"), so they stay sharp on high-DPI screens and
+    when zoomed."""
     mpl.rcParams.update(BOOK_STYLE)
+    try:
+        from matplotlib_inline.backend_inline import set_matplotlib_formats
+    except ImportError:          # not in IPython: nothing to configure
+        return
+    set_matplotlib_formats("retina")
+
+
+def plot_tree(tree, feature_names=None, class_names=None, max_depth=None, decimals=2,
+              ax=None):
+    """Draw a ``treelib.tree.Tree`` top down: each split node shows its test and sample
+    count, each leaf its value (or majority class) and count; edges are labelled with
+    the branch.  Leaves are spread evenly left to right, each parent centred above its
+    children.  ``max_depth`` cuts the drawing (not the tree) at that depth.  Returns the
+    matplotlib Axes.  O(nodes) artists: meant for trees of a few dozen nodes.
+    """
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    names = feature_names or [f"x{j}" for j in range(int(tree.feature.max()) + 2)]
+    depth_of = tree.node_depth()
+    shown = depth_of <= (np.inf if max_depth is None else max_depth)
+    children = {node: [c for c in tree.children[node] if c >= 0 and shown[c]]
+                for node in range(tree.node_count) if shown[node]}
+    position, next_leaf = {}, [0]
+
+    def place(node):                       # in-order: leaves left to right
+        below = children[node]
+        if not below:
+            position[node] = float(next_leaf[0])
+            next_leaf[0] += 1
+        else:
+            for child in below:
+                place(child)
+            position[node] = float(np.mean([position[c] for c in below]))
+
+    place(0)
+    if ax is None:
+        width = max(4.0, 1.6 * next_leaf[0])
+        _, ax = plt.subplots(figsize=(min(width, 14.0), 1.3 * (depth_of[shown].max() + 1)))
+    labels = {0: "≤", 1: ">", 2: "missing"}
+    for node, below in children.items():
+        for child in below:
+            branch = int(np.flatnonzero(tree.children[node] == child)[0])
+            ax.plot([position[node], position[child]], [-depth_of[node], -depth_of[child]],
+                    color="0.6", zorder=1)
+            ax.text((position[node] + position[child]) / 2,
+                    -(depth_of[node] + depth_of[child]) / 2, labels[branch], fontsize=8,
+                    ha="center", va="center", color="0.35",
+                    bbox={"boxstyle": "round,pad=0.1", "fc": "white", "ec": "none"})
+    for node in children:
+        count = f"n = {tree.n_node_samples[node]:,}"
+        if not tree.is_leaf[node] and children[node]:
+            text = (f"{names[tree.feature[node]]} ≤ {tree.threshold[node]:.{decimals}f}\n"
+                    f"{count}")
+            colour = "#dbe9f6"
+        elif class_names is not None:
+            text = f"{class_names[int(np.argmax(tree.value[node]))]}\n{count}"
+            colour = "#e5f5e0"
+        else:
+            text = f"{tree.value[node, 0]:.{decimals}f}\n{count}"
+            colour = "#e5f5e0"
+        ax.text(position[node], -depth_of[node], text, ha="center", va="center",
+                fontsize=8, zorder=2,
+                bbox={"boxstyle": "round,pad=0.3", "fc": colour, "ec": "0.5"})
+    ax.set_xlim(-0.7, next_leaf[0] - 0.3)
+    ax.set_ylim(-depth_of[shown].max() - 0.6, 0.6)
+    ax.axis("off")
+    return ax
