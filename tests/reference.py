@@ -12,7 +12,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from treelib.criteria import EPS, gain_rounding_bound
+from treelib.gains import EPS, gain_rounding_bound
 from treelib.split import midpoint
 from treelib.tree import TREE_LEAF, TREE_UNDEFINED, Tree
 
@@ -69,7 +69,7 @@ def exact_gain(y_node, goes_left, criterion):
 
 
 def identity_bound(y_node, goes_left, criterion):
-    """The rounding bound ``treelib.criteria.gain_rounding_bound`` gives the cut, from
+    """The rounding bound ``treelib.gains.gain_rounding_bound`` gives the cut, from
     the node's exact sums (the bound of the finders that add up statistics)."""
     n, n_left = len(y_node), int(goes_left.sum())
     if criterion == "squared_error":

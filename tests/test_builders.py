@@ -5,14 +5,20 @@ orders are compared on the same random training sets."""
 
 import numpy as np
 import pytest
+from conftest import assert_same_tree
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from conftest import assert_same_tree
 from treelib import DecisionTreeClassifier, DecisionTreeRegressor
-from treelib.builders import (BUILDERS, StoppingRules, build_best_first,
-                              build_depth_first, build_recursive, make_split_finder)
+from treelib.builders import (
+    BUILDERS,
+    StoppingRules,
+    build_best_first,
+    build_depth_first,
+    build_recursive,
+    make_split_finder,
+)
 from treelib.levelwise import build_level_wise
 from treelib.splits import targets_as_statistics
 

@@ -8,11 +8,11 @@ claim that the squared error of a 0/1 target is half its Gini impurity).
 
 import numpy as np
 import pytest
+from conftest import notebook_cells
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from conftest import notebook_cells
 from treelib import best_split
 from treelib.criteria import gini, squared_error
 from treelib.splits import threshold_gains

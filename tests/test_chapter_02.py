@@ -7,10 +7,10 @@
 
 import numpy as np
 import pytest
+from conftest import notebook_cells
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import notebook_cells
 from treelib import best_split
 from treelib.criteria import sum_squared_error
 from treelib.datasets import load_california_housing

@@ -8,15 +8,20 @@ from the notebook."""
 import numpy as np
 import pytest
 import sklearn.tree
+from conftest import assert_same_tree, notebook_cells
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
-
-from conftest import assert_same_tree, notebook_cells
 from test_sklearn_agreement import assert_same_tree_up_to_ties
+
 from treelib import DecisionTreeRegressor
-from treelib.builders import (StoppingRules, build_best_first, build_depth_first,
-                              build_recursive, make_split_finder)
+from treelib.builders import (
+    StoppingRules,
+    build_best_first,
+    build_depth_first,
+    build_recursive,
+    make_split_finder,
+)
 from treelib.datasets import load_california_housing
 from treelib.levelwise import build_level_wise
 from treelib.splits import TIE_RTOL

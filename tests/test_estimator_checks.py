@@ -7,8 +7,12 @@ default.
 
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from treelib import (DecisionTreeClassifier, DecisionTreeRegressor,
-                     RandomDecisionTreeClassifier, RandomDecisionTreeRegressor)
+from treelib import (
+    DecisionTreeClassifier,
+    DecisionTreeRegressor,
+    RandomDecisionTreeClassifier,
+    RandomDecisionTreeRegressor,
+)
 
 ESTIMATORS = [
     DecisionTreeRegressor(),

@@ -3,18 +3,24 @@ growth orders, and against scikit-learn's HistGradientBoosting."""
 
 import numpy as np
 import pytest
+from conftest import assert_same_tree
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from conftest import assert_same_tree
 from treelib import DecisionTreeClassifier, DecisionTreeRegressor, best_split
 from treelib.binning import bin_features
-from treelib.builders import StoppingRules, build_best_first, build_depth_first, make_split_finder
-from treelib.criteria import CRITERIA as CRITERIA_FUNCTIONS, one_hot, split_gain
+from treelib.builders import StoppingRules, build_depth_first, make_split_finder
+from treelib.criteria import CRITERIA as CRITERIA_FUNCTIONS
+from treelib.criteria import one_hot, split_gain
 from treelib.datasets import load_california_housing, load_libsvm
-from treelib.histogram import (best_histogram_split, build_histogram_level_wise,
-                               histogram_gains, node_histograms, with_bin_thresholds)
+from treelib.histogram import (
+    best_histogram_split,
+    build_histogram_level_wise,
+    histogram_gains,
+    node_histograms,
+    with_bin_thresholds,
+)
 from treelib.levelwise import build_level_wise
 from treelib.splits import TIE_RTOL
 

@@ -5,10 +5,10 @@ from unittest import mock
 
 import numpy as np
 import pytest
+from conftest import assert_same_tree
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import assert_same_tree
 from treelib import levelwise
 from treelib.builders import StoppingRules, build_depth_first
 from treelib.criteria import CRITERIA, one_hot, split_gain

@@ -5,12 +5,14 @@ the ids of its children for ``x[feature] <= threshold`` and ``x[feature] > thres
 and ``children_missing[i]`` the child for a missing ``x`` (NaN), ``TREE_LEAF`` (-1) where
 there is none; ``feature[i]`` and ``threshold[i]`` are its test (``TREE_UNDEFINED``, -2,
 at a leaf); ``value[i]`` its prediction (a row: the mean target, or the class
-proportions), ``impurity[i]`` its impurity (NaN for a tree grown without a criterion) and
-``n_node_samples[i]`` the training samples it holds.
+proportions), ``impurity[i]`` its impurity, ``n_node_samples[i]`` the training samples it
+holds and ``weighted_n_node_samples[i]`` their total sample weight.
 
-A split node of a CART tree has both children; a random decision tree (Fan et al., 2003)
-creates a child only where training samples went, and a row whose branch has no child
-stops at the split node, whose value then answers for it.
+A split node of a CART tree has both children, and its missing-value child is one of
+them (``missing_go_to_left``: where the training samples with a missing value went, or,
+if it had none, the larger child, as in scikit-learn); a random decision tree (Fan et al.,
+2003) creates a child only where training samples went, the missing one included, and a
+row whose branch has no child stops at the split node, whose value then answers for it.
 """
 
 from dataclasses import dataclass
@@ -36,6 +38,7 @@ class Tree:
     value: np.ndarray
     impurity: np.ndarray
     n_node_samples: np.ndarray
+    weighted_n_node_samples: np.ndarray
 
     @property
     def node_count(self):
@@ -48,6 +51,11 @@ class Tree:
     @property
     def n_leaves(self):
         return int(self.is_leaf.sum())
+
+    @property
+    def missing_go_to_left(self):
+        """Whether a missing value goes to the left child, per node (False at leaves)."""
+        return (self.children_missing == self.children_left) & ~self.is_leaf
 
     @property
     def children(self):
@@ -105,7 +113,7 @@ class Tree:
         gain is ``n I`` of the node minus that of each child it has.  O(nodes).
         """
         internal = np.flatnonzero(~self.is_leaf)
-        weighted = self.n_node_samples * self.impurity          # n I(node)
+        weighted = self.weighted_n_node_samples * self.impurity   # W I(node)
         children = self.children[internal]                      # (splits, 3)
         below = np.where(children != TREE_LEAF, weighted[children], 0.0).sum(axis=1)
         importances = np.bincount(self.feature[internal], weights=weighted[internal] - below,
@@ -157,36 +165,45 @@ class TreeRecorder:
     def __init__(self):
         self.batches, self.splits, self.links, self.node_count = [], [], [], 0
 
-    def add_nodes(self, value, impurity, counts, parents=None, branch=LEFT):
-        """Append nodes, children of ``parents`` (None: the root) on ``branch``; return
-        their ids."""
+    def add_nodes(self, value, impurity, counts, parents=None, branch=LEFT, weight=None):
+        """Append nodes, children of ``parents`` (None: the root) on ``branch``, holding
+        ``counts`` samples of total ``weight`` (default: the counts); return their ids."""
         counts = np.atleast_1d(counts)
         ids = np.arange(self.node_count, self.node_count + len(counts))
-        self.batches.append((np.atleast_2d(value), np.atleast_1d(impurity), counts))
+        weight = counts if weight is None else np.atleast_1d(weight)
+        self.batches.append((np.atleast_2d(value), np.atleast_1d(impurity), counts, weight))
         if parents is not None:
             self.links.append((np.atleast_1d(parents), np.broadcast_to(branch, len(ids)),
                                ids))
         self.node_count += len(counts)
         return ids
 
-    def set_splits(self, nodes, feature, threshold):
-        """Give ``nodes`` their tests ``x[feature] <= threshold``."""
+    def set_splits(self, nodes, feature, threshold, missing_go_to_left=None):
+        """Give ``nodes`` their tests ``x[feature] <= threshold``; a missing value goes
+        left where ``missing_go_to_left`` (None: the node has a missing-value child of its
+        own, or none)."""
         self.splits.append((np.atleast_1d(nodes), np.atleast_1d(feature),
-                            np.atleast_1d(threshold)))
+                            np.atleast_1d(threshold),
+                            None if missing_go_to_left is None
+                            else np.broadcast_to(missing_go_to_left, len(np.atleast_1d(nodes)))))
 
     def finish(self):
         """The flat ``Tree``."""
-        value, impurity, counts = (np.concatenate(part) for part in zip(*self.batches))
+        value, impurity, counts, weight = (np.concatenate(part) for part in zip(*self.batches))
         children = np.full((self.node_count, 3), TREE_LEAF, dtype=np.intp)
         for parents, branch, ids in self.links:
             children[parents, branch] = ids
         feature = np.full(self.node_count, TREE_UNDEFINED, dtype=np.intp)
         threshold = np.full(self.node_count, float(TREE_UNDEFINED))
-        for nodes, split_feature, split_threshold in self.splits:
+        for nodes, split_feature, split_threshold, to_left in self.splits:
             feature[nodes], threshold[nodes] = split_feature, split_threshold
+            if to_left is not None:
+                children[nodes, MISSING] = np.where(to_left, children[nodes, LEFT],
+                                                    children[nodes, RIGHT])
         left, right, missing = (np.ascontiguousarray(c) for c in children.T)
         return Tree(children_left=left, children_right=right, children_missing=missing,
                     feature=feature,
                     threshold=threshold, value=value.astype(np.float64),
                     impurity=impurity.astype(np.float64),
-                    n_node_samples=counts.astype(np.intp))
+                    n_node_samples=counts.astype(np.intp),
+                    weighted_n_node_samples=weight.astype(np.float64))

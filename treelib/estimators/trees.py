@@ -11,7 +11,12 @@ from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from treelib.criteria import CLASSIFICATION_CRITERIA, REGRESSION_CRITERIA, one_hot
+from treelib.criteria import (
+    CLASSIFICATION_CRITERIA,
+    REGRESSION_CRITERIA,
+    check_poisson_targets,
+    one_hot,
+)
 from treelib.estimators.params import (
     check_number,
     count_or_fraction,
@@ -20,8 +25,11 @@ from treelib.estimators.params import (
     resolve_max_features,
 )
 from treelib.finders import Finder
-from treelib.growth import StoppingRules, check_builder, grow
-from treelib.validation import check_target_range
+from treelib.growth import StoppingRules, check_builder, grow, without_zero_weights
+from treelib.validation import check_sample_weight, check_target_range
+
+#: The splitters that accept missing values (NaN) in X.
+MISSING_VALUE_SPLITTERS = ("cumsum", "hist")
 
 
 class BaseDecisionTree(BaseEstimator):
@@ -44,8 +52,24 @@ class BaseDecisionTree(BaseEstimator):
         self.max_features = max_features
         self.random_state = random_state
 
-    def _grow(self, X, Y):
-        """Grow ``tree_`` on X (float32) and statistics Y; set the fitted attributes.
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = self.splitter in MISSING_VALUE_SPLITTERS
+        return tags
+
+    def _validate_fit(self, X, y, sample_weight, **options):
+        forget_fit(self)
+        X, y = validate_data(self, X, y, dtype=np.float32, ensure_all_finite=self._finite(),
+                             **options)
+        weights = None if sample_weight is None else check_sample_weight(sample_weight,
+                                                                           len(y))
+        return X, y, weights
+
+    def _finite(self):
+        return "allow-nan" if self.splitter in MISSING_VALUE_SPLITTERS else True
+
+    def _grow(self, X, Y, weights=None):
+        """Grow ``tree_`` on X (float32) and targets Y; set the fitted attributes.
 
         The finder prepares the data it searches (``splitter="hist"`` bins the features
         once, and the tree is grown on the bin codes), and the grower named by
@@ -74,7 +98,8 @@ class BaseDecisionTree(BaseEstimator):
                                                self.min_impurity_decrease, integer=False,
                                                low=0.0),
             max_leaf_nodes=max_leaf_nodes)
-        self.tree_ = grow(builder, finder.prepare(X), Y, finder, rules)
+        X, Y, weights = without_zero_weights(X, Y, weights)   # (before binning too)
+        self.tree_ = grow(builder, finder.prepare(X), Y, finder, rules, weights=weights)
         if finder.bin_thresholds is not None:
             self.bin_thresholds_ = finder.bin_thresholds
         self.max_features_ = max_features or n_features
@@ -83,7 +108,8 @@ class BaseDecisionTree(BaseEstimator):
 
     def _validate_X_predict(self, X):
         check_is_fitted(self)
-        return validate_data(self, X, dtype=np.float32, reset=False)
+        return validate_data(self, X, dtype=np.float32, reset=False,
+                             ensure_all_finite=self._finite())
 
     def apply(self, X):
         """Id of the leaf each row of ``X`` falls into."""
@@ -108,7 +134,10 @@ _PARAMETERS = """
         every feature once into at most ``max_bins`` bins and searches the cuts between
         bins; "random" draws one threshold per feature uniformly between its smallest and
         largest value in the node and keeps the best (scikit-learn's
-        ``splitter="random"``).
+        ``splitter="random"``).  "cumsum" and "hist" accept missing values: each split
+        tries them on both sides and keeps the better (``tree_.missing_go_to_left``);
+        a missing value at prediction time on a feature that had none in the node goes
+        to the larger child, as in scikit-learn.
     builder : {"depth_first", "recursive", "best_first", "level_wise"} or None, \
 default=None
         The growth order (``treelib.growth``).  None means "depth_first", or
@@ -122,7 +151,8 @@ default=None
     min_samples_split : int or float, default=2
         A node with fewer samples is a leaf (a float is a fraction of the samples).
     min_samples_leaf : int or float, default=1
-        Each child of a split keeps at least this many samples.
+        Each child of a split keeps at least this many samples (counted without their
+        weights, as in scikit-learn).
     min_impurity_decrease : float, default=0.0
         A node is split only if its split decreases the impurity, weighted by the
         node's share of the training samples, by at least this much.
@@ -156,12 +186,15 @@ default=None
 
 
 class DecisionTreeRegressor(RegressorMixin, BaseDecisionTree):
-    __doc__ = """A regression tree (squared error), scikit-learn compatible.
+    __doc__ = """A regression tree, scikit-learn compatible.
 
     Parameters
     ----------
-    criterion : {"squared_error"}, default="squared_error"
-        The impurity: the variance of the targets in a node.""" + _PARAMETERS
+    criterion : {"squared_error", "poisson", "absolute_error"}, default="squared_error"
+        The impurity: the variance of the targets in a node (leaves predict the mean),
+        half the Poisson deviance (the mean; targets must be non-negative with a positive
+        sum), or the mean absolute deviation from the median (the median; exact
+        splitters and per-node builders only).""" + _PARAMETERS
 
     _criteria = REGRESSION_CRITERIA
 
@@ -176,14 +209,18 @@ class DecisionTreeRegressor(RegressorMixin, BaseDecisionTree):
                          max_leaf_nodes=max_leaf_nodes, max_features=max_features,
                          random_state=random_state, max_bins=max_bins)
 
-    def fit(self, X, y):
-        """Grow the tree on ``X`` (n_samples, n_features) and ``y`` (n_samples,)."""
-        forget_fit(self)
-        X, y = validate_data(self, X, y, dtype=np.float32, y_numeric=True)
-        return self._grow(X, check_target_range(y)[:, None])
+    def fit(self, X, y, sample_weight=None):
+        """Grow the tree on ``X`` (n_samples, n_features; NaN allowed with the "cumsum"
+        and "hist" splitters) and ``y`` (n_samples,), each sample weighted by
+        ``sample_weight`` (default: 1)."""
+        X, y, weights = self._validate_fit(X, y, sample_weight, y_numeric=True)
+        y = check_target_range(np.asarray(y, dtype=np.float64))
+        if self.criterion == "poisson":
+            check_poisson_targets(y)
+        return self._grow(X, y[:, None], weights)
 
     def predict(self, X):
-        """Mean training target of the leaf each row of ``X`` falls into."""
+        """The prediction (mean, or median) of the leaf each row of ``X`` falls into."""
         X = self._validate_X_predict(X)
         return self.tree_.predict(X)[:, 0]
 
@@ -214,14 +251,15 @@ class DecisionTreeClassifier(ClassifierMixin, BaseDecisionTree):
                          max_leaf_nodes=max_leaf_nodes, max_features=max_features,
                          random_state=random_state, max_bins=max_bins)
 
-    def fit(self, X, y):
-        """Grow the tree on ``X`` (n_samples, n_features) and labels ``y``."""
-        forget_fit(self)
-        X, y = validate_data(self, X, y, dtype=np.float32)
+    def fit(self, X, y, sample_weight=None):
+        """Grow the tree on ``X`` (n_samples, n_features; NaN allowed with the "cumsum"
+        and "hist" splitters) and labels ``y``, each sample weighted by
+        ``sample_weight`` (default: 1)."""
+        X, y, weights = self._validate_fit(X, y, sample_weight)
         check_classification_targets(y)
         self.classes_, codes = np.unique(y, return_inverse=True)
         self.n_classes_ = len(self.classes_)
-        return self._grow(X, one_hot(codes, self.n_classes_))
+        return self._grow(X, one_hot(codes, self.n_classes_), weights)
 
     def predict_proba(self, X):
         """Class proportions of the leaf each row of ``X`` falls into, (n, n_classes)."""

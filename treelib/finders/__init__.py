@@ -30,7 +30,8 @@ from treelib.criteria import as_columns, check_criterion, target_statistics
 from treelib.finders.exact import SCORERS, exact_split
 from treelib.finders.histogram import histogram_split
 from treelib.finders.random import random_split
-from treelib.validation import check_array, check_min_samples_leaf
+from treelib.split import MISSING_BIN
+from treelib.validation import check_array, check_min_samples_leaf, check_sample_weight
 
 #: Every finder, by name (the estimators' ``splitter``).
 SPLITTERS = ("naive", "scan", "cumsum", "hist", "random")
@@ -85,38 +86,44 @@ class Finder:
                              "draws at random: give rng, a numpy.random.Generator")
         self.rng = rng
         self.subtract = bool(subtract)
-        self.bin_thresholds = None
+        self.bin_thresholds, self.missing = None, False
 
     def prepare(self, X):
         """The data the growers hand to this finder: ``X`` itself, or for ``"hist"`` its
-        bin codes (the bins are cut here, once, and kept in ``bin_thresholds``)."""
+        bin codes (the bins are cut here, once, and kept in ``bin_thresholds``; a missing
+        value gets ``MISSING_BIN``)."""
         if self.splitter != "hist":
             return X
         codes, self.bin_thresholds = bin_features(X, self.max_bins)
+        self.missing = bool((codes == MISSING_BIN).any())
         return codes
 
     @property
     def n_bins(self):
-        """Number of bins of the widest binned feature (``"hist"`` after ``prepare``)."""
+        """Width of the histograms: the bins of the widest binned feature, or all 256
+        codes when the training data have missing values (``"hist"`` after
+        ``prepare``)."""
         if self.bin_thresholds is None:
             raise ValueError("the bins are cut by prepare(X): call it before asking for "
                              "n_bins")
-        return max(len(t) for t in self.bin_thresholds) + 1
+        return MISSING_BIN + 1 if self.missing else max(len(t) for t in self.bin_thresholds) + 1
 
-    def search(self, data, Y):
+    def search(self, data, Y, weights=None):
         """Best split of the node over all the columns of ``data`` (a histogram split's
         threshold is then its bin; ``__call__`` writes the threshold on X)."""
         if self.splitter in SCORERS:
-            return exact_split(data, Y, self.criterion, self.min_samples_leaf, self.splitter)
+            return exact_split(data, Y, self.criterion, self.min_samples_leaf, self.splitter,
+                               weights)
         if self.splitter == "hist":
             return histogram_split(data, Y, self.n_bins, self.criterion,
-                                   self.min_samples_leaf)
+                                   self.min_samples_leaf, weights=weights)
         if self.splitter == RANDOM_TREE:
             raise ValueError("random decision trees draw a whole level at once: grow them "
                              "with builder='level_wise'")
-        return random_split(data, Y, self.rng, self.criterion, self.min_samples_leaf)
+        return random_split(data, Y, self.rng, self.criterion, self.min_samples_leaf,
+                            weights)
 
-    def __call__(self, data, Y):
+    def __call__(self, data, Y, weights=None):
         n_features = data.shape[1]
         chosen = np.arange(n_features)
         if self.max_features is not None and self.max_features < n_features:
@@ -126,26 +133,28 @@ class Finder:
             if len(chosen) == 0:
                 return None
             data = data[:, chosen]
-        split = self.search(data, Y)
+        split = self.search(data, Y, weights)
         if split is None:
             return None
         feature = int(chosen[split.feature])
         threshold = split.threshold
         if split.bin is not None:
-            threshold = float(self.bin_thresholds[feature][split.bin])
+            cuts = self.bin_thresholds[feature]
+            threshold = float(cuts[split.bin]) if split.bin < len(cuts) else np.inf
         return dataclasses.replace(split, feature=feature, threshold=threshold)
 
 
 def best_split(X, y, splitter="cumsum", *, criterion="squared_error", min_samples_leaf=1,
-               check_input=True):
+               sample_weight=None, check_input=True):
     """Best split of the node holding samples ``X``, targets ``y``.
 
     Parameters
     ----------
     X : array-like of shape (n_samples, n_features)
-        Finite numeric features.
+        Numeric features, finite or (with ``splitter="cumsum"``) NaN for a missing value.
     y : array-like of shape (n_samples,)
-        Finite numeric targets (squared error) or class labels (Gini, entropy).
+        Finite numeric targets (squared error, Poisson, absolute error) or class labels
+        (Gini, entropy).
     splitter : {"naive", "scan", "cumsum"}, default="cumsum"
         How the gains of the candidate cuts are computed (``treelib.finders.exact``);
         all three return the same split.
@@ -153,6 +162,9 @@ def best_split(X, y, splitter="cumsum", *, criterion="squared_error", min_sample
         The impurity whose decrease is maximised.
     min_samples_leaf : int, default=1
         Each child must receive at least this many samples.
+    sample_weight : array-like of shape (n_samples,), optional
+        Non-negative weights: a sample of weight 2 counts as two (for the impurity, not
+        for ``min_samples_leaf``).
     check_input : bool, default=True
         Validate ``X`` and ``y``.  With False, ``y`` must already be the statistics
         ``Y`` (n, k) of ``treelib.criteria.target_statistics``.
@@ -176,11 +188,13 @@ def best_split(X, y, splitter="cumsum", *, criterion="squared_error", min_sample
     check_criterion(criterion)
     min_samples_leaf = check_min_samples_leaf(min_samples_leaf)
     if check_input:
-        X = check_array(X, name="X", ndim=2)
+        X = check_array(X, name="X", ndim=2, allow_nan=splitter == "cumsum")
         Y = target_statistics(y, criterion)
         if len(X) != len(Y):
             raise ValueError(f"X and y have different numbers of samples: {len(X)} and "
                              f"{len(Y)}")
+        if sample_weight is not None:
+            sample_weight = check_sample_weight(sample_weight, len(Y))
     else:
         Y = as_columns(y)
-    return exact_split(X, Y, criterion, min_samples_leaf, splitter)
+    return exact_split(X, Y, criterion, min_samples_leaf, splitter, sample_weight)
