@@ -21,7 +21,9 @@ class Split:
     ``x <= threshold``).  A missing value (NaN, or the missing bin) goes left when
     ``missing_go_to_left``; a split whose node had no missing value sends them to its
     larger child, as scikit-learn does.  ``threshold`` is +inf for the split that sends
-    every present value left and only the missing ones right.
+    every present value left and only the missing ones right.  A split of a categorical
+    feature sends the categories (codes) in ``categories_left`` left, and has no
+    threshold (NaN).
     """
 
     feature: int
@@ -31,11 +33,16 @@ class Split:
     n_right: int
     bin: int | None = None
     missing_go_to_left: bool = False
+    categories_left: tuple | None = None
 
     def goes_left(self, data):
         """Boolean mask of the rows of ``data`` that go left: ``data`` holds the features,
         or their bin codes for a histogram split (missing: ``MISSING_BIN``, 255)."""
         column = np.asarray(data)[:, self.feature]
+        if self.categories_left is not None:
+            missing = np.isnan(column) if column.dtype.kind == "f" else column == MISSING_BIN
+            return np.where(missing, self.missing_go_to_left,
+                            np.isin(column, self.categories_left))
         if self.bin is not None:
             missing = column == MISSING_BIN
             return np.where(missing, self.missing_go_to_left, column <= self.bin)

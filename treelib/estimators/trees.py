@@ -17,6 +17,7 @@ from treelib.criteria import (
     check_poisson_targets,
     one_hot,
 )
+from treelib.estimators.encoding import categorical_mask, encode_categories, fit_categories
 from treelib.estimators.params import (
     check_number,
     count_or_fraction,
@@ -25,6 +26,7 @@ from treelib.estimators.params import (
     resolve_max_features,
 )
 from treelib.finders import Finder
+from treelib.finders.categorical import STRATEGIES, Categories
 from treelib.growth import StoppingRules, check_builder, grow, without_zero_weights
 from treelib.validation import check_sample_weight, check_target_range
 
@@ -39,8 +41,11 @@ class BaseDecisionTree(BaseEstimator):
 
     def __init__(self, *, criterion, splitter="cumsum", builder=None, max_depth=None,
                  min_samples_split=2, min_samples_leaf=1, min_impurity_decrease=0.0,
-                 max_leaf_nodes=None, max_features=None, random_state=None, max_bins=255):
+                 max_leaf_nodes=None, max_features=None, random_state=None, max_bins=255,
+                 categorical_features="from_dtype", categorical_splitter="partition"):
         self.criterion = criterion
+        self.categorical_features = categorical_features
+        self.categorical_splitter = categorical_splitter
         self.splitter = splitter
         self.max_bins = max_bins
         self.builder = builder
@@ -59,6 +64,10 @@ class BaseDecisionTree(BaseEstimator):
 
     def _validate_fit(self, X, y, sample_weight, **options):
         forget_fit(self)
+        n_features = np.shape(X)[1] if np.ndim(X) == 2 else 0
+        self.is_categorical_ = categorical_mask(self.categorical_features, X, n_features)
+        self.categories_ = fit_categories(X, self.is_categorical_)
+        X = encode_categories(X, self.categories_)
         X, y = validate_data(self, X, y, dtype=np.float32, ensure_all_finite=self._finite(),
                              **options)
         weights = None if sample_weight is None else check_sample_weight(sample_weight,
@@ -84,11 +93,18 @@ class BaseDecisionTree(BaseEstimator):
         builder = check_builder(self.builder or ("best_first" if max_leaf_nodes is not None
                                                  else "depth_first"))
         max_features = resolve_max_features(self.max_features, n_features)
+        categories = None
+        if self.is_categorical_.any():
+            if self.categorical_splitter not in STRATEGIES:
+                raise ValueError(f"categorical_splitter must be one of {list(STRATEGIES)}; "
+                                 f"got {self.categorical_splitter!r}")
+            counts = np.array([-1 if c is None else len(c) for c in self.categories_])
+            categories = Categories(counts, self.categorical_splitter)
         finder = Finder(self.splitter, self.criterion,
                         min_samples_leaf=count_or_fraction("min_samples_leaf",
                                                            self.min_samples_leaf, n_samples, 1),
                         max_features=max_features, rng=numpy_rng(self.random_state),
-                        max_bins=self.max_bins)
+                        max_bins=self.max_bins, categories=categories)
         rules = StoppingRules(
             max_depth=check_number("max_depth", self.max_depth, integer=True, low=1,
                                    allow_none=True),
@@ -108,8 +124,8 @@ class BaseDecisionTree(BaseEstimator):
 
     def _validate_X_predict(self, X):
         check_is_fitted(self)
-        return validate_data(self, X, dtype=np.float32, reset=False,
-                             ensure_all_finite=self._finite())
+        return validate_data(self, encode_categories(X, self.categories_), dtype=np.float32,
+                             reset=False, ensure_all_finite=self._finite())
 
     def apply(self, X):
         """Id of the leaf each row of ``X`` falls into."""
@@ -168,6 +184,19 @@ default=None
         at most ``max_bins`` distinct values gets one bin per value, and the split is
         then exact.
 
+    categorical_features : "from_dtype", None, array-like of int, bool or str, \
+default="from_dtype"
+        The categorical features, as in scikit-learn's HistGradientBoosting: the pandas
+        columns of dtype ``category`` ("from_dtype"), none, indices, a boolean mask, or
+        column names.  A categorical feature (at most 255 categories) is split by sending
+        a set of categories left; a category not seen in training goes where missing
+        values go.  Supported by the exact and "hist" splitters with a per-node builder.
+    categorical_splitter : {"partition", "one_vs_rest"}, default="partition"
+        How a categorical feature is split: the best partition found by sorting the
+        categories by their mean target (exact for squared error and two classes, a
+        heuristic for more classes), or one category against the rest
+        (``treelib.finders.categorical``).
+
     Attributes
     ----------
     tree_ : treelib.tree.Tree
@@ -182,6 +211,11 @@ default=None
         With ``splitter="hist"``: the thresholds between the bins of each feature.
     n_features_in_ : int
         Number of features seen in ``fit``.
+    is_categorical_ : ndarray of bool of shape (n_features,)
+        Which features were treated as categorical.
+    categories_ : list of ndarray or None
+        The categories of each categorical feature (None for the others), in the order of
+        their codes.
 """
 
 
@@ -201,13 +235,16 @@ class DecisionTreeRegressor(RegressorMixin, BaseDecisionTree):
     def __init__(self, *, criterion="squared_error", splitter="cumsum", builder=None,
                  max_depth=None, min_samples_split=2, min_samples_leaf=1,
                  min_impurity_decrease=0.0, max_leaf_nodes=None, max_features=None,
-                 random_state=None, max_bins=255):
+                 random_state=None, max_bins=255, categorical_features="from_dtype",
+                 categorical_splitter="partition"):
         super().__init__(criterion=criterion, splitter=splitter, builder=builder,
                          max_depth=max_depth, min_samples_split=min_samples_split,
                          min_samples_leaf=min_samples_leaf,
                          min_impurity_decrease=min_impurity_decrease,
                          max_leaf_nodes=max_leaf_nodes, max_features=max_features,
-                         random_state=random_state, max_bins=max_bins)
+                         random_state=random_state, max_bins=max_bins,
+                         categorical_features=categorical_features,
+                         categorical_splitter=categorical_splitter)
 
     def fit(self, X, y, sample_weight=None):
         """Grow the tree on ``X`` (n_samples, n_features; NaN allowed with the "cumsum"
@@ -243,13 +280,16 @@ class DecisionTreeClassifier(ClassifierMixin, BaseDecisionTree):
     def __init__(self, *, criterion="gini", splitter="cumsum", builder=None,
                  max_depth=None, min_samples_split=2, min_samples_leaf=1,
                  min_impurity_decrease=0.0, max_leaf_nodes=None, max_features=None,
-                 random_state=None, max_bins=255):
+                 random_state=None, max_bins=255, categorical_features="from_dtype",
+                 categorical_splitter="partition"):
         super().__init__(criterion=criterion, splitter=splitter, builder=builder,
                          max_depth=max_depth, min_samples_split=min_samples_split,
                          min_samples_leaf=min_samples_leaf,
                          min_impurity_decrease=min_impurity_decrease,
                          max_leaf_nodes=max_leaf_nodes, max_features=max_features,
-                         random_state=random_state, max_bins=max_bins)
+                         random_state=random_state, max_bins=max_bins,
+                         categorical_features=categorical_features,
+                         categorical_splitter=categorical_splitter)
 
     def fit(self, X, y, sample_weight=None):
         """Grow the tree on ``X`` (n_samples, n_features; NaN allowed with the "cumsum"

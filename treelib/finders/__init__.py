@@ -72,10 +72,13 @@ class Finder:
     subtract : bool, default=True
         For ``"hist"`` grown level-wise: get the larger of two siblings' histograms as
         their parent's minus the smaller one's (the subtraction trick).
+    categories : treelib.finders.categorical.Categories or None
+        Which features are categorical (their values are category codes) and how they
+        are split; None: every feature is numeric.
     """
 
     def __init__(self, splitter, criterion, *, min_samples_leaf=1, max_features=None,
-                 rng=None, max_bins=255, subtract=True):
+                 rng=None, max_bins=255, subtract=True, categories=None):
         self.splitter = splitter if splitter == RANDOM_TREE else check_splitter(splitter)
         self.criterion = check_criterion(criterion)
         self.min_samples_leaf = check_min_samples_leaf(min_samples_leaf)
@@ -86,6 +89,10 @@ class Finder:
                              "draws at random: give rng, a numpy.random.Generator")
         self.rng = rng
         self.subtract = bool(subtract)
+        self.categories = categories
+        if categories is not None and splitter not in ("naive", "scan", "cumsum", "hist"):
+            raise ValueError(f"splitter={splitter!r} does not split categorical features; "
+                             "use 'cumsum' or 'hist'")
         self.bin_thresholds, self.missing = None, False
 
     def prepare(self, X):
@@ -94,7 +101,16 @@ class Finder:
         value gets ``MISSING_BIN``)."""
         if self.splitter != "hist":
             return X
-        codes, self.bin_thresholds = bin_features(X, self.max_bins)
+        numeric = (np.ones(X.shape[1], bool) if self.categories is None
+                   else self.categories.counts < 0)
+        codes = np.empty(X.shape, dtype=np.uint8)
+        self.bin_thresholds = [np.zeros(0)] * X.shape[1]
+        if numeric.any():
+            codes[:, numeric], thresholds = bin_features(X[:, numeric], self.max_bins)
+            for j, cuts in zip(np.flatnonzero(numeric), thresholds):
+                self.bin_thresholds[j] = cuts
+        for j in np.flatnonzero(~numeric):       # a category's code is its bin
+            codes[:, j] = np.where(np.isnan(X[:, j]), MISSING_BIN, np.nan_to_num(X[:, j]))
         self.missing = bool((codes == MISSING_BIN).any())
         return codes
 
@@ -106,17 +122,27 @@ class Finder:
         if self.bin_thresholds is None:
             raise ValueError("the bins are cut by prepare(X): call it before asking for "
                              "n_bins")
-        return MISSING_BIN + 1 if self.missing else max(len(t) for t in self.bin_thresholds) + 1
+        if self.missing:
+            return MISSING_BIN + 1
+        widest = max(len(t) for t in self.bin_thresholds) + 1
+        if self.categories is not None:
+            widest = max(widest, int(self.categories.counts.max()))
+        return max(widest, 1)
 
     def search(self, data, Y, weights=None):
         """Best split of the node over all the columns of ``data`` (a histogram split's
         threshold is then its bin; ``__call__`` writes the threshold on X)."""
+        return self.search_features(data, Y, weights, self.categories)
+
+    def search_features(self, data, Y, weights, categories):
+        """``search`` with the categorical features described by ``categories``."""
         if self.splitter in SCORERS:
             return exact_split(data, Y, self.criterion, self.min_samples_leaf, self.splitter,
-                               weights)
+                               weights, categories)
         if self.splitter == "hist":
             return histogram_split(data, Y, self.n_bins, self.criterion,
-                                   self.min_samples_leaf, weights=weights)
+                                   self.min_samples_leaf, weights=weights,
+                                   categories=categories)
         if self.splitter == RANDOM_TREE:
             raise ValueError("random decision trees draw a whole level at once: grow them "
                              "with builder='level_wise'")
@@ -125,15 +151,17 @@ class Finder:
 
     def __call__(self, data, Y, weights=None):
         n_features = data.shape[1]
-        chosen = np.arange(n_features)
+        chosen, categories = np.arange(n_features), self.categories
         if self.max_features is not None and self.max_features < n_features:
-            varies = data.max(axis=0) > data.min(axis=0)
+            varies = np.nanmax(data, axis=0) > np.nanmin(data, axis=0)
             visit = self.rng.permutation(n_features)
             chosen = np.sort(visit[varies[visit]][: self.max_features])
             if len(chosen) == 0:
                 return None
             data = data[:, chosen]
-        split = self.search(data, Y, weights)
+            if categories is not None:
+                categories = dataclasses.replace(categories, counts=categories.counts[chosen])
+        split = self.search_features(data, Y, weights, categories)
         if split is None:
             return None
         feature = int(chosen[split.feature])

@@ -175,14 +175,17 @@ SCORERS = {"naive": naive_gains, "scan": scan_gains, "cumsum": cumsum_gains}
 
 
 def exact_split(X, Y, criterion="squared_error", min_samples_leaf=1, scorer="cumsum",
-                weights=None):
+                weights=None, categories=None):
     """Best exact split of one node (``X`` its features, ``Y`` its targets, ``weights``
     its sample weights); None when no cut is a candidate.  The threshold is the midpoint
     of the two values around the cut (+inf for the cut that sends only the missing values
-    right).  O(f n log n) to sort, plus the scorer's cost."""
+    right).  ``categories`` (``Categories``, optional) says which features are
+    categorical and how to split them (``treelib.finders.categorical``).  O(f n log n) to
+    sort, plus the scorer's cost."""
     n = len(X)
     order, x_sorted, valid = candidate_cuts(X, min_samples_leaf)
-    n_missing = np.isnan(X).sum(axis=0)
+    numeric = np.ones(X.shape[1], bool) if categories is None else categories.counts < 0
+    n_missing = np.where(numeric, np.isnan(X).sum(axis=0), 0)
     if n_missing.any():
         if scorer != "cumsum" or criterion == "absolute_error":
             raise ValueError(f"splitter={scorer!r} with criterion={criterion!r} does not "
@@ -199,10 +202,23 @@ def exact_split(X, Y, criterion="squared_error", min_samples_leaf=1, scorer="cum
         gains, bounds = median_gains(Y, order, valid, weights)   # a running median
     else:
         gains, bounds = SCORERS[scorer](Y, order, valid, criterion, weights)
+    left_sets = {}
+    if categories is not None:
+        gains, bounds = categories.make_room(gains, bounds)
+        node = node_statistics(Y, [n], criterion, weights)
+        for j in np.flatnonzero(~numeric):
+            gains[:, j], bounds[:, j] = -np.inf, 0.0
+            candidate_gains, candidate_bounds, left_sets[j] = categories.candidates(
+                X[:, j], node, j, criterion, min_samples_leaf, weights)
+            gains[:len(candidate_gains), j] = candidate_gains
+            bounds[:len(candidate_gains), j] = candidate_bounds
     best = best_cut(gains, bounds)
     if best is None:
         return None
     row, feature = best
+    if feature in left_sets:
+        return categories.split(feature, left_sets[feature][row], gains[row, feature],
+                                X[:, feature], weights)
     missing_left, i = row >= n - 1, row % (n - 1)
     if not missing_left and n_missing[feature] and i == n - n_missing[feature] - 1:
         threshold = np.inf

@@ -95,14 +95,16 @@ def histogram_gains(sums, counts, totals, criterion="squared_error", min_samples
 
 
 def histogram_split(codes, Y, n_bins, criterion="squared_error", min_samples_leaf=1,
-                    thresholds=None, weights=None):
+                    thresholds=None, weights=None, categories=None):
     """Best split of one node from its histograms; None if no cut exists.
 
     ``codes`` (n, f) bin codes (missing values: ``MISSING_BIN``, with ``n_bins`` 256),
     ``Y`` (n, k) targets, ``weights`` (n,) sample weights.  The split's ``bin`` b sends
     ``code <= b`` left; its threshold is ``thresholds[feature][b]`` (b itself without
-    ``thresholds``; +inf after the last bin).  Cost: **O(f n k + f B k) per node**, no
-    sort (the sort happened once, when the features were binned).
+    ``thresholds``; +inf after the last bin).  The bins of a categorical feature
+    (``categories``, ``treelib.finders.categorical``) are its categories.  Cost:
+    **O(f n k + f B k) per node**, no sort (the sort happened once, when the features
+    were binned).
     """
     node = node_statistics(Y, [len(Y)], criterion, weights)
     sums, counts, bin_weights = node_histograms(codes, node.stats, n_bins, weights)
@@ -111,10 +113,23 @@ def histogram_split(codes, Y, n_bins, criterion="squared_error", min_samples_lea
                                     min_samples_leaf,
                                     None if node.abs_totals is None else node.abs_totals[0],
                                     None if weights is None else bin_weights, missing)
-    best = best_cut(gains.T, bounds.T)
+    gains, bounds = gains.T, bounds.T                        # cuts x features
+    left_sets = {}
+    if categories is not None:
+        gains, bounds = categories.make_room(gains, bounds)
+        for j in np.flatnonzero(categories.counts >= 0):
+            gains[:, j], bounds[:, j] = -np.inf, 0.0
+            candidate_gains, candidate_bounds, left_sets[j] = categories.candidates(
+                codes[:, j], node, j, criterion, min_samples_leaf, weights)
+            gains[:len(candidate_gains), j] = candidate_gains
+            bounds[:len(candidate_gains), j] = candidate_bounds
+    best = best_cut(gains, bounds)
     if best is None:
         return None
     cut, feature = best
+    if feature in left_sets:
+        return categories.split(feature, left_sets[feature][cut], gains[cut, feature],
+                                codes[:, feature], weights)
     b, missing_left = cut % (n_bins - 1), cut >= n_bins - 1
     n_missing = int(counts[feature, MISSING_BIN]) if n_bins > MISSING_BIN else 0
     n_left = int(counts[feature, : b + 1].sum()) + (n_missing if missing_left else 0)
@@ -124,5 +139,5 @@ def histogram_split(codes, Y, n_bins, criterion="squared_error", min_samples_lea
         threshold = float(thresholds[feature][b]) if b < len(thresholds[feature]) else np.inf
     direction = missing_left if n_missing else n_left > len(Y) - n_left
     return Split(feature=feature, threshold=threshold,
-                 gain=max(float(gains[feature, cut]), 0.0), n_left=n_left,
+                 gain=max(float(gains[cut, feature]), 0.0), n_left=n_left,
                  n_right=len(Y) - n_left, bin=int(b), missing_go_to_left=bool(direction))

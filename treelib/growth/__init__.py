@@ -55,6 +55,9 @@ def grow_level_wise(data, Y, finder, rules, counter=None, weights=None):
     if rules.max_leaf_nodes is not None:
         raise ValueError("max_leaf_nodes needs best-first growth (the most useful leaves "
                          "first); level-wise growth cannot stop at a number of leaves")
+    if finder.categories is not None:
+        raise ValueError("level-wise growth does not split categorical features; grow the "
+                         "tree with builder='depth_first' or 'best_first'")
     if finder.criterion not in SUM_CRITERIA:
         raise ValueError(f"level-wise growth scores cuts from sums; criterion="
                          f"{finder.criterion!r} needs a per-node grower (builder="

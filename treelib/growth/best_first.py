@@ -37,7 +37,8 @@ def grow_best_first(data, Y, finder, rules, counter=None, weights=None):
     add(np.arange(len(Y)), 0, None, LEFT)
     while heap and splits_left > 0:
         _, _, node, samples, depth, split = heapq.heappop(heap)
-        tree.set_splits(node, split.feature, split.threshold, split.missing_go_to_left)
+        tree.set_splits(node, split.feature, split.threshold, split.missing_go_to_left,
+                        split.categories_left)
         left, right = children_of(data, samples, split)
         add(left, depth + 1, node, LEFT)
         add(right, depth + 1, node, RIGHT)

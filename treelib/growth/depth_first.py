@@ -81,7 +81,8 @@ def grow_recursive(data, Y, finder, rules, counter=None, weights=None):
                 f"Python's recursion limit, sys.getrecursionlimit() = "
                 f"{sys.getrecursionlimit()}), and this tree goes deeper: use "
                 "builder='depth_first', which keeps its own stack, or set max_depth")
-        tree.set_splits(node, split.feature, split.threshold, split.missing_go_to_left)
+        tree.set_splits(node, split.feature, split.threshold, split.missing_go_to_left,
+                        split.categories_left)
         left, right = children_of(data, samples, split)
         grow(left, depth + 1, node, LEFT)
         grow(right, depth + 1, node, RIGHT)
@@ -104,7 +105,8 @@ def grow_depth_first(data, Y, finder, rules, counter=None, weights=None):
         value, impurity, weight, split = nodes.evaluate(samples, depth)
         node = tree.add_nodes(value, impurity, len(samples), parent, branch, weight)
         if split is not None:
-            tree.set_splits(node, split.feature, split.threshold, split.missing_go_to_left)
+            tree.set_splits(node, split.feature, split.threshold, split.missing_go_to_left,
+                            split.categories_left)
             left, right = children_of(data, samples, split)
             stack.append((right, depth + 1, node, RIGHT))
             stack.append((left, depth + 1, node, LEFT))
