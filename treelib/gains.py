@@ -13,8 +13,9 @@ import numpy as np
 #: Unit of the rounding bounds (``gain_rounding_bound``): the spacing of floats at 1.
 EPS = np.finfo(np.float64).eps
 
-#: Criteria whose gain follows from the children's sums of statistics and weights.
-SUM_CRITERIA = ("squared_error", "gini", "entropy", "poisson")
+#: Criteria whose gain follows from the children's sums of statistics and weights
+#: ("newton": gradient boosting's, on sums of gradients weighted by hessians).
+SUM_CRITERIA = ("squared_error", "gini", "entropy", "poisson", "newton")
 
 
 def xlog2x(c):
@@ -29,7 +30,7 @@ def xlogx(c):
     return c * np.log(np.where(c > 0, c, 1.0))
 
 
-def gain_from_sums(sum_left, w_left, total, w, criterion):
+def gain_from_sums(sum_left, w_left, total, w, criterion, l2=0.0):
     """Gain of cuts, ``W I(node) - W_L I(L) - W_R I(R)``, from the left child's sums.
 
     ``sum_left`` (..., k) holds the sums of the statistics over the left child of each
@@ -45,7 +46,13 @@ def gain_from_sums(sum_left, w_left, total, w, criterion):
     - entropy: ``W H = W log2 W - sum_k c_k log2 c_k`` for each of the three nodes;
     - Poisson (half the Poisson deviance): ``S_L log(S_L/W_L) + S_R log(S_R/W_R) -
       S log(S/W)``, the terms ``sum y log y`` cancelling; a child whose sum is not
-      positive predicts no count at all and is not a candidate (-inf).
+      positive predicts no count at all and is not a candidate (-inf);
+    - Newton (gradient boosting): the sums are of gradients G, the weights of hessians
+      H, and the gain is the decrease of the second-order loss,
+      ``G_L**2/(H_L + l2) + G_R**2/(H_R + l2) - G**2/(H + l2)``: the variance-to-sum
+      identity again, with ``l2`` (the L2 regularisation of the leaf values) added to
+      every weight.  For squared loss (g = prediction - y, h = 1, l2 = 0) it is the
+      squared-error gain.
 
     A cut with an empty side gives inf or nan: callers mask those.
     """
@@ -64,6 +71,8 @@ def gain_from_sums(sum_left, w_left, total, w, criterion):
                           + sum_right * np.log(sum_right / np.expand_dims(w_right, -1))
                           - total * np.log(total / np.expand_dims(w, -1)), axis=-1)
         return np.where(positive, gain, -np.inf)
+    if l2:
+        w_left, w_right, w = w_left + l2, w_right + l2, w + l2
     if sum_left.shape[-1] == 1:               # one column: the same formula, no k axis
         sum_left, total = sum_left[..., 0], total[..., 0]
         sum_right = total - sum_left
@@ -76,7 +85,7 @@ def gain_from_sums(sum_left, w_left, total, w, criterion):
 
 
 def gain_rounding_bound(sum_left, w_left, total, w, criterion, abs_total=None, gain=None,
-                        n_terms=None):
+                        n_terms=None, l2=0.0):
     """A bound on the rounding error of the gains that ``gain_from_sums`` computes.
 
     Two finders (or two machines) add the same samples in different orders, so an exact
@@ -123,10 +132,10 @@ def gain_rounding_bound(sum_left, w_left, total, w, criterion, abs_total=None, g
             slope = np.abs(np.log(means[0] / means[1]))
     else:
         if gain is None:
-            gain = gain_from_sums(sum_left, w_left, total, w, criterion)
-        terms = np.abs(gain) + 2 * np.sum(total * total, axis=-1) / w
-        slope = (np.abs(sum_left) / np.expand_dims(w_left, -1)
-                 + np.abs(sum_right) / np.expand_dims(w_right, -1))
+            gain = gain_from_sums(sum_left, w_left, total, w, criterion, l2)
+        terms = np.abs(gain) + 2 * np.sum(total * total, axis=-1) / (w + l2)
+        slope = (np.abs(sum_left) / np.expand_dims(w_left + l2, -1)
+                 + np.abs(sum_right) / np.expand_dims(w_right + l2, -1))
     bound = 4 * EPS * terms
     if abs_total is not None:
         bound = bound + 16 * EPS * n * np.sum(np.asarray(abs_total) * slope, axis=-1)
@@ -157,14 +166,15 @@ def bound_cap(total, w, criterion, abs_total=None, max_gain=0.0, n_terms=None, s
     return cap
 
 
-def score_cuts(sum_left, w_left, total, w, criterion, abs_total=None, n_terms=None):
+def score_cuts(sum_left, w_left, total, w, criterion, abs_total=None, n_terms=None,
+               l2=0.0):
     """``(gains, bounds)`` of cuts from their left sums: ``gain_from_sums`` and
     ``gain_rounding_bound`` together, with cuts that leave a side without weight scored
     ``-inf`` (bound 0).  Same shapes as ``gain_from_sums``."""
     w_left = np.asarray(w_left)
     with np.errstate(divide="ignore", invalid="ignore"):
-        gains = gain_from_sums(sum_left, w_left, total, w, criterion)
+        gains = gain_from_sums(sum_left, w_left, total, w, criterion, l2)
         bounds = gain_rounding_bound(sum_left, w_left, total, w, criterion, abs_total,
-                                     gains, n_terms)
+                                     gains, n_terms, l2)
     both_sides = (w_left > 0) & (w_left < w) & np.isfinite(gains)
     return np.where(both_sides, gains, -np.inf), np.where(both_sides, bounds, 0.0)
