@@ -112,14 +112,25 @@ class Categories:
     strategy: str = "partition"
     smooth: float = 0.0
 
-    def make_room(self, gains, bounds):
-        """``gains`` and ``bounds`` (cuts x features) with rows enough for the candidates
-        of every categorical feature (one per category and the missing values)."""
+    def score_features(self, gains, bounds, data, node, criterion, min_samples_leaf,
+                       weights=None):
+        """Put the candidates of every categorical feature in its column of ``gains``
+        and ``bounds`` (cuts x features, scored as if the feature were numeric), which
+        grow rows if a feature has more candidates than cuts.  Returns ``(gains, bounds,
+        left_sets)``, ``left_sets[j]`` the category masks of feature j's candidates, so
+        that ``treelib.split.best_cut`` picks among numeric and categorical cuts alike."""
         extra = int(self.counts.max()) + 1 - len(gains)
-        if extra <= 0:
-            return gains, bounds
-        return (np.vstack([gains, np.full((extra, gains.shape[1]), -np.inf)]),
-                np.vstack([bounds, np.zeros((extra, gains.shape[1]))]))
+        if extra > 0:
+            gains = np.vstack([gains, np.full((extra, gains.shape[1]), -np.inf)])
+            bounds = np.vstack([bounds, np.zeros((extra, bounds.shape[1]))])
+        left_sets = {}
+        for j in np.flatnonzero(self.counts >= 0):
+            gains[:, j], bounds[:, j] = -np.inf, 0.0
+            candidate_gains, candidate_bounds, left_sets[j] = self.candidates(
+                data[:, j], node, j, criterion, min_samples_leaf, weights)
+            gains[:len(candidate_gains), j] = candidate_gains
+            bounds[:len(candidate_gains), j] = candidate_bounds
+        return gains, bounds, left_sets
 
     def candidates(self, column, node, feature, criterion, min_samples_leaf, weights=None):
         """``categorical_candidates`` of one feature of the node."""

@@ -204,14 +204,9 @@ def exact_split(X, Y, criterion="squared_error", min_samples_leaf=1, scorer="cum
         gains, bounds = SCORERS[scorer](Y, order, valid, criterion, weights)
     left_sets = {}
     if categories is not None:
-        gains, bounds = categories.make_room(gains, bounds)
-        node = node_statistics(Y, [n], criterion, weights)
-        for j in np.flatnonzero(~numeric):
-            gains[:, j], bounds[:, j] = -np.inf, 0.0
-            candidate_gains, candidate_bounds, left_sets[j] = categories.candidates(
-                X[:, j], node, j, criterion, min_samples_leaf, weights)
-            gains[:len(candidate_gains), j] = candidate_gains
-            bounds[:len(candidate_gains), j] = candidate_bounds
+        gains, bounds, left_sets = categories.score_features(
+            gains, bounds, X, node_statistics(Y, [n], criterion, weights), criterion,
+            min_samples_leaf, weights)
     best = best_cut(gains, bounds)
     if best is None:
         return None

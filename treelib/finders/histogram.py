@@ -116,13 +116,8 @@ def histogram_split(codes, Y, n_bins, criterion="squared_error", min_samples_lea
     gains, bounds = gains.T, bounds.T                        # cuts x features
     left_sets = {}
     if categories is not None:
-        gains, bounds = categories.make_room(gains, bounds)
-        for j in np.flatnonzero(categories.counts >= 0):
-            gains[:, j], bounds[:, j] = -np.inf, 0.0
-            candidate_gains, candidate_bounds, left_sets[j] = categories.candidates(
-                codes[:, j], node, j, criterion, min_samples_leaf, weights)
-            gains[:len(candidate_gains), j] = candidate_gains
-            bounds[:len(candidate_gains), j] = candidate_bounds
+        gains, bounds, left_sets = categories.score_features(
+            gains, bounds, codes, node, criterion, min_samples_leaf, weights)
     best = best_cut(gains, bounds)
     if best is None:
         return None
