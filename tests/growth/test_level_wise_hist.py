@@ -286,11 +286,6 @@ def wide_regression(n_features):
     return X, X[:, :1].astype(np.float64)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "library: at 200 rows x 2,000 features the level-wise histogram grower peaks at "
-    "about 2.2x the exact level-wise grower (74 MB vs 33 MB), at depth 1, where its "
-    "small-node path (level_wise_hist.sparse_scores) holds many (features x samples) "
-    "arrays at once in a chunk sized like the exact grower's"))
 def test_histogram_memory_stays_near_the_exact_growers_on_wide_data():
     # Reported bug: the level-wise histogram grower held nodes x features x bins
     # histograms at once (200 x 10,000 in the report).  Here 200 x 2,000, to stay fast.

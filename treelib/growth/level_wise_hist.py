@@ -239,7 +239,8 @@ def grow_level(level, codes, Y, weights, stats, finder, rules, depth, tree, n_bi
     if counter is not None:
         counter.subtracted_histograms += int(level.derived.sum()) * codes.shape[1]
     n_features = codes.shape[1]
-    size = max(1, min(n_features, CHUNK_VALUES // max(1, len(level.samples) * (width + 1),
+    # (the small nodes' sorted runs hold about four times the exact grower's temporaries)
+    size = max(1, min(n_features, CHUNK_VALUES // max(1, 4 * len(level.samples) * (width + 1),
                                                       int((counts >= n_bins).sum()) * n_bins
                                                       * (width + 1))))
     chunks = [list(range(j, min(j + size, n_features))) for j in range(0, n_features, size)]
