@@ -16,8 +16,13 @@ import pytest
 import sklearn.tree
 from sklearn.datasets import load_breast_cancer, load_diabetes, load_digits, load_iris
 
-from tests.reference import (EPS, assert_sums_close, compare_with_scikit_learn,
-                             identity_bound, sklearn_rounding_bound)
+from tests.reference import (
+    EPS,
+    assert_sums_close,
+    compare_with_scikit_learn,
+    identity_bound,
+    sklearn_rounding_bound,
+)
 from treelib import best_split
 from treelib.datasets import load_california_housing
 from treelib.estimators import DecisionTreeClassifier, DecisionTreeRegressor

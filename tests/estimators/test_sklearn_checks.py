@@ -7,8 +7,12 @@ Every growth order and every split finder appears at least once.
 
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from treelib.estimators import (DecisionTreeClassifier, DecisionTreeRegressor,
-                                RandomDecisionTreeClassifier, RandomDecisionTreeRegressor)
+from treelib.estimators import (
+    DecisionTreeClassifier,
+    DecisionTreeRegressor,
+    RandomDecisionTreeClassifier,
+    RandomDecisionTreeRegressor,
+)
 
 ESTIMATORS = [
     DecisionTreeRegressor(),

@@ -7,9 +7,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.reference import (assert_breadth_first, assert_same_tree,
-                             assert_sums_close, brute_force_tree,
-                             compare_with_scikit_learn)
+from tests.reference import (
+    assert_breadth_first,
+    assert_same_tree,
+    assert_sums_close,
+    brute_force_tree,
+    compare_with_scikit_learn,
+)
 from treelib.counters import GrowthCounter
 from treelib.criteria import one_hot
 from treelib.finders import Finder
