@@ -35,31 +35,38 @@ def segmented_cumsum(values, counts):
     subtracted afterwards.  (A segment of targets around 1e12 leaves a residue that
     swamps the sums of a later segment of targets around 1e-10.)
 
-    Segments are grouped by their length rounded up to a power of two; a group of many
-    short segments becomes one zero-padded block (segments x width) whose rows are summed
-    with one ``np.cumsum``, a group of few long ones is summed slice by slice.
-    O(positions) work and at most twice the positions in memory, in O(log(longest
-    segment)) numpy calls.
+    Segments are grouped by their length rounded up to a power of two, w.  A group of
+    many short segments becomes one zero-padded block (w x segments) whose columns are
+    summed with one ``np.cumsum`` along axis 0 (w vector additions, each as wide as the
+    group); a group of few long ones is summed slice by slice.  O(positions) work and at
+    most twice the positions in memory, in O(log(longest segment)) numpy calls.
     """
     values = np.asarray(values)
     counts = np.asarray(counts)
     out = np.empty_like(values)
     starts = segment_starts(counts)
-    width = np.left_shift(1, np.ceil(np.log2(np.maximum(counts, 1))).astype(np.intp))
-    for w in np.unique(width):
-        group = np.flatnonzero(width == w)
+    bits = np.ceil(np.log2(np.maximum(counts, 1))).astype(np.intp)
+    by_width = np.argsort(bits, kind="stable")
+    group_sizes = np.bincount(bits)
+    group_starts = segment_starts(group_sizes)
+    tail = values.shape[1:]
+    for b in np.flatnonzero(group_sizes):
+        group = by_width[group_starts[b]:group_starts[b] + group_sizes[b]]
         if len(group) <= FEW_SEGMENTS:
             for s in group:
                 np.cumsum(values[starts[s]:starts[s] + counts[s]], axis=0,
                           out=out[starts[s]:starts[s] + counts[s]])
             continue
-        offset = np.arange(w)
-        inside = offset < counts[group, None]                       # (segments, w)
-        positions = (starts[group, None] + offset)[inside]
-        block = np.zeros((len(group), w) + values.shape[1:], dtype=values.dtype)
-        block[inside] = values[positions]
-        np.cumsum(block, axis=1, out=block)
-        out[positions] = block[inside]
+        lengths = counts[group]
+        column = np.repeat(np.arange(len(group)), lengths)
+        row = np.arange(len(column)) - np.repeat(segment_starts(lengths), lengths)
+        positions = np.repeat(starts[group], lengths) + row
+        at = row * len(group) + column                  # block[row, column], flattened
+        block = np.zeros(((1 << b) * len(group),) + tail, dtype=values.dtype)
+        block[at] = values[positions]
+        np.cumsum(block.reshape((1 << b, len(group)) + tail), axis=0,
+                  out=block.reshape((1 << b, len(group)) + tail))
+        out[positions] = block[at]
     return out
 
 
