@@ -38,18 +38,25 @@ def segmented_cumsum(values, counts):
     Segments are grouped by their length rounded up to a power of two, w.  A group of
     many short segments becomes one zero-padded block (w x segments) whose columns are
     summed with one ``np.cumsum`` along axis 0 (w vector additions, each as wide as the
-    group); a group of few long ones is summed slice by slice.  O(positions) work and at
-    most twice the positions in memory, in O(log(longest segment)) numpy calls.
+    group); a group of few long ones is summed slice by slice.  Rows move in and out of
+    the blocks whole (``np.take``, and one opaque item per row for the scatter).
+    O(positions) work and at most twice the positions in memory, in O(log(longest
+    segment)) numpy calls.
     """
-    values = np.asarray(values)
+    values = np.ascontiguousarray(values)
     counts = np.asarray(counts)
     out = np.empty_like(values)
+    if values.size == 0:
+        return out
+    width = values[0].size                         # values per row
+    rows = values.reshape(len(values), width)
+    item = np.dtype((np.void, values.itemsize * width))
+    out_items = out.reshape(len(values), width).view(item)[:, 0]
     starts = segment_starts(counts)
     bits = np.ceil(np.log2(np.maximum(counts, 1))).astype(np.intp)
     by_width = np.argsort(bits, kind="stable")
     group_sizes = np.bincount(bits)
     group_starts = segment_starts(group_sizes)
-    tail = values.shape[1:]
     for b in np.flatnonzero(group_sizes):
         group = by_width[group_starts[b]:group_starts[b] + group_sizes[b]]
         if len(group) <= FEW_SEGMENTS:
@@ -62,11 +69,11 @@ def segmented_cumsum(values, counts):
         row = np.arange(len(column)) - np.repeat(segment_starts(lengths), lengths)
         positions = np.repeat(starts[group], lengths) + row
         at = row * len(group) + column                  # block[row, column], flattened
-        block = np.zeros(((1 << b) * len(group),) + tail, dtype=values.dtype)
-        block[at] = values[positions]
-        np.cumsum(block.reshape((1 << b, len(group)) + tail), axis=0,
-                  out=block.reshape((1 << b, len(group)) + tail))
-        out[positions] = block[at]
+        block = np.zeros(((1 << b) * len(group), width), dtype=values.dtype)
+        block.view(item)[at, 0] = np.take(rows, positions, axis=0).view(item)[:, 0]
+        by_row = block.reshape(1 << b, len(group) * width)
+        np.cumsum(by_row, axis=0, out=by_row)
+        out_items[positions] = np.take(block, at, axis=0).view(item)[:, 0]
     return out
 
 

@@ -14,7 +14,7 @@ level at a time** and Python runs a handful of numpy calls per level and feature
    running sums that restart at every node (``treelib.segments.segmented_cumsum``) and
    the tie rule of ``treelib.split.best_cut`` (``treelib.growth.level_cuts``);
 4. send each node's samples to its two children with a *stable partition* of every row
-   (``partition_row``): the samples of a child stay sorted, so nothing is ever sorted
+   (``partition``): the samples of a child stay sorted, so nothing is ever sorted
    again.  Samples that land in a leaf are dropped, so deep levels cost little.
 
 The tree is the one the per-node growers grow with the ``"cumsum"`` finder (same splits,
@@ -114,15 +114,16 @@ def cut_positions(x, counts, min_samples_leaf):
     """The candidate cuts of a chunk of rows: ``x`` (c, p) holds each feature's values,
     node after node (``counts``), sorted inside each node.  A cut after position q is a
     candidate when the next value is larger and both children keep ``min_samples_leaf``
-    samples.  Returns the flat indices (feature-major: ``row * p + q``) of the
-    candidates, in increasing order.  O(c p)."""
+    samples.  Returns the row and the position of every candidate, row by row, in
+    increasing order.  O(c p)."""
     starts, segment = segment_starts(counts), segment_ids(counts)
     n_left = np.arange(x.shape[1]) - starts[segment] + 1
     allowed = (n_left >= min_samples_leaf) & (counts[segment] - n_left >= min_samples_leaf)
     is_cut = np.zeros(x.shape, dtype=bool)
     np.greater(x[:, 1:], x[:, :-1], out=is_cut[:, :-1])
     is_cut &= allowed
-    return np.flatnonzero(is_cut)
+    row = np.repeat(np.arange(x.shape[0]), np.count_nonzero(is_cut, axis=1))
+    return row, np.flatnonzero(is_cut) - row * x.shape[1]
 
 
 def left_counts(classes, samples, counts, cuts, row, node, n_classes):
@@ -166,20 +167,22 @@ def feature_scores(level, stats, weights, classes, features, criterion, min_samp
     rows = slice(features.start, features.stop)
     samples, x = level.order[rows], level.x_sorted[rows]              # (c, p) views
     c, p = samples.shape
-    cuts = cut_positions(x, counts, min_samples_leaf)
-    row, position = np.divmod(cuts, p)
+    row, position = cut_positions(x, counts, min_samples_leaf)
     segment = segment_ids(counts)
     node = segment[position]
-    offset = position - segment_starts(counts)[node]
+    offset = (np.arange(p) - segment_starts(counts)[segment])[position]
+    at = position * c + row                        # in (p, c) arrays, flattened
+
+    def running_sums(values):                      # (n, ...) -> at the cuts
+        sums = segmented_cumsum(np.take(values, samples.T, axis=0), counts)
+        return np.take(sums.reshape((p * c,) + values.shape[1:]), at, axis=0)
+
     if classes is not None:
-        left_sums = left_counts(classes, samples, counts, cuts, row, node,
+        left_sums = left_counts(classes, samples, counts, row * p + position, row, node,
                                 stats.shape[1])
     else:
-        left_sums = segmented_cumsum(stats[samples.T], counts)[position, row]
-    if weights is None:
-        w_left = (offset + 1).astype(np.float64)
-    else:
-        w_left = segmented_cumsum(weights[samples.T], counts)[position, row]
+        left_sums = running_sums(stats)
+    w_left = (offset + 1).astype(np.float64) if weights is None else running_sums(weights)
     w_node = nodes.weight[node]
     with np.errstate(divide="ignore", invalid="ignore"):
         gains = gain_from_sums(left_sums, w_left, nodes.totals[node], w_node, criterion)
@@ -252,8 +255,8 @@ def grow_level(level, Y, weights, stats, classes, criterion, min_samples_leaf, d
 
     # 4. The children's statistics, from feature 0's row partitioned (every child kept);
     #    for squared error, the children's centred targets become ``stats``.
-    children = partition_row(level.order[0], goes_left[level.order[0]], counts, n_left,
-                             splitting, splitting)
+    children, = partition(partition_plan(counts, n_left, splitting, splitting),
+                          goes_left[level.order[0]], [level.order[0]])
     child = node_statistics(Y[children], child_counts, criterion,
                             None if weights is None else weights[children])
     child_ids = tree.add_nodes(child.value, child.impurity, child_counts,
@@ -270,16 +273,12 @@ def grow_level(level, Y, weights, stats, classes, criterion, min_samples_leaf, d
         return None
     keep_left, keep_right = np.zeros_like(splitting), np.zeros_like(splitting)
     keep_left[parents], keep_right[parents] = keep[0::2], keep[1::2]
-    n_next = int(np.sum(np.where(keep_left, n_left, 0) + np.where(keep_right, n_right, 0)))
-    order = np.empty((level.order.shape[0], n_next), dtype=level.order.dtype)
-    x_sorted = np.empty((level.order.shape[0], n_next), dtype=level.x_sorted.dtype)
-    chunk = max(1, CHUNK_VALUES // max(1, n_active))
-    for j in range(0, level.order.shape[0], chunk):
-        rows = slice(j, j + chunk)
-        here = goes_left[level.order[rows]]
-        order[rows], x_sorted[rows] = partition_rows(
-            [level.order[rows], level.x_sorted[rows]], here, counts, n_left, keep_left,
-            keep_right)
+    plan = partition_plan(counts, n_left, keep_left, keep_right)
+    order = np.empty((level.order.shape[0], plan[2]), dtype=level.order.dtype)
+    x_sorted = np.empty((level.order.shape[0], plan[2]), dtype=level.x_sorted.dtype)
+    for j in range(level.order.shape[0]):
+        order[j], x_sorted[j] = partition(plan, goes_left[level.order[j]],
+                                          [level.order[j], level.x_sorted[j]])
     return Level(node_ids=child_ids[keep], counts=child_counts[keep],
                  nodes=select(child, keep), order=order, x_sorted=x_sorted)
 
@@ -291,46 +290,45 @@ def select(nodes, keep):
                           weight=nodes.weight[keep], scale=nodes.scale[keep])
 
 
-def partition_rows(arrays, goes_left, counts, n_left, keep_left, keep_right):
-    """Stable partition of rows into the left and right children of every node.
+def partition_plan(counts, n_left, keep_left, keep_right):
+    """Where the samples of a level go in the next one, whatever the row: the stable
+    partition of every node into its left child then its right child, for s = 0, 1,
+    ...; children with ``keep_left`` / ``keep_right`` False are left out.  Node s sends
+    ``n_left[s]`` samples left in every row.
 
-    Each array of ``arrays`` (r, p) holds, row by row, the nodes' samples one node after
-    the other (``counts``), and ``goes_left`` (r, p) says where each one goes; node s
-    sends ``n_left[s]`` left in every row.  In the result, node s's left child comes
-    first, then its right child, for s = 0, 1, ...; children with ``keep_left`` /
-    ``keep_right`` False are left out.  Inside each child the samples keep their order (so
-    they stay sorted).  O(r p).
-
-    The index arithmetic: the samples going left before position q number ``c =
-    cumsum(goes_left)[q] - goes_left[q]``, those before node s's segment
-    ``left_before[s] = n_left[0] + ... + n_left[s - 1]``.  A sample at position q of node
-    s that goes left is number ``c - left_before[s]`` of its left child; one that goes
-    right is number ``(q - starts[s]) - (c - left_before[s])`` of its right child.
-    Adding where each child begins in the output gives its destination.
+    Returns ``(to_left, to_right, n_next)``: a sample at position q that is the c-th
+    (1, 2, ...) of its row to go left, counted from the row's start, lands at ``to_left[q]
+    + c``; one that goes right at ``to_right[q] - c``.  Both follow from the children's
+    starts: in node s (``starts[s]``, with ``left_before[s]`` samples sent left by the
+    nodes before it) a left-goer is number ``c - left_before[s]`` of its left child, a
+    right-goer number ``q - starts[s] - (c - left_before[s])`` of its right child.
+    Samples of children left out land past ``n_next``, in a scratch area of one slot per
+    position.  O(positions).
     """
     starts, segment = segment_starts(counts), segment_ids(counts)
     sizes = np.column_stack([np.where(keep_left, n_left, 0),
                              np.where(keep_right, counts - n_left, 0)]).ravel()
     new_start = segment_starts(sizes)
     left_before = segment_starts(n_left)
-    n_rows, n_new = goes_left.shape[0], int(sizes.sum())
-    trash = n_rows * n_new                         # one slot past the output
-    inclusive = np.cumsum(goes_left, axis=1, dtype=np.intp)
-    to_left = np.where(keep_left, new_start[0::2] - 1 - left_before, trash)[segment] + inclusive
-    to_right = (np.where(keep_right, new_start[1::2] - starts + left_before, trash)[segment]
-                + np.arange(goes_left.shape[1]) - inclusive)
-    destination = np.where(goes_left, to_left, to_right)
-    destination += (np.arange(n_rows) * n_new)[:, None]            # rows one after another
-    np.minimum(destination, trash, out=destination)
+    n_next = int(sizes.sum())
+    to_left = np.where(keep_left, new_start[0::2] - left_before - 1, n_next - 1)[segment]
+    to_right = (np.where(keep_right, new_start[1::2] - starts + left_before, 0)[segment]
+                + np.arange(len(segment)))
+    to_right[~keep_right[segment]] = n_next + len(segment)
+    index = np.int32 if n_next + 2 * len(segment) < 2**31 else np.intp
+    return to_left.astype(index), to_right.astype(index), n_next
+
+
+def partition(plan, goes_left, arrays):
+    """The rows ``arrays`` (each (p,), in one row's order) moved to the next level by
+    ``plan`` (``partition_plan``), ``goes_left`` (p,) saying where each sample goes.
+    Inside each child the samples keep their order, so sorted rows stay sorted.  O(p)."""
+    to_left, to_right, n_next = plan
+    sent_left = np.cumsum(goes_left, dtype=to_left.dtype)
+    destination = np.where(goes_left, to_left + sent_left, to_right - sent_left)
     result = []
     for array in arrays:
-        out = np.empty(trash + 1, dtype=array.dtype)
-        out[destination.ravel()] = array.ravel()
-        result.append(out[:-1].reshape(n_rows, n_new))
+        out = np.empty(n_next + len(goes_left) + 1, dtype=array.dtype)
+        out[destination] = array
+        result.append(out[:n_next])
     return result
-
-
-def partition_row(row, goes_left, counts, n_left, keep_left, keep_right):
-    """``partition_rows`` for one row."""
-    return partition_rows([row[None]], goes_left[None], counts, n_left, keep_left,
-                          keep_right)[0][0]

@@ -32,7 +32,7 @@ from treelib.criteria import NodeStatistics, node_statistics
 from treelib.gains import bound_cap, gain_from_sums, gain_rounding_bound
 from treelib.growth.level_cuts import best_cuts, grid_scores
 from treelib.growth.level_histograms import feature_histograms, sparse_sums
-from treelib.growth.level_wise import CHUNK_VALUES, partition_row, select
+from treelib.growth.level_wise import CHUNK_VALUES, partition, partition_plan, select
 from treelib.segments import segment_ids, segment_starts
 from treelib.split import MISSING_BIN
 from treelib.tree import LEFT, RIGHT, TreeRecorder
@@ -254,7 +254,8 @@ def grow_level(level, codes, Y, weights, stats, finder, rules, depth, tree, n_bi
     starts, segment = segment_starts(counts), segment_ids(counts)
     goes_left = (codes[level.samples, feature[segment]] <= bin_[segment]) | ~splitting[segment]
     n_left = np.where(splitting, np.add.reduceat(goes_left.astype(np.intp), starts), counts)
-    children = partition_row(level.samples, goes_left, counts, n_left, splitting, splitting)
+    children, = partition(partition_plan(counts, n_left, splitting, splitting), goes_left,
+                          [level.samples])
     child_counts = np.column_stack([n_left[parents], counts[parents] - n_left[parents]]).ravel()
     child_starts = segment_starts(child_counts)
     # each child's mean minus its parent's, from the parent-centred statistics (the
