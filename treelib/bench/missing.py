@@ -7,7 +7,8 @@ Strategies (``MISSING_STRATEGIES``): a learned default direction (treelib's "cum
 child, ``treelib.bench.missing_trees.OwnBranchTree``; and seed article 001's random
 decision trees, 30 of them), CART's surrogate splits (rpart's rules,
 ``treelib.bench.missing_trees.SurrogateTree``), and, as a baseline, the training mean
-imputed.  Each fit is timed on one thread and scored by its test R^2.
+imputed.  Each fit is timed on one thread and scored by its test R^2; each repeat draws
+another split and mask.
 """
 
 import numpy as np
@@ -94,11 +95,13 @@ def masked_california(mechanism, fraction, seed=0, n_train=None):
 
 def time_missing(strategies=tuple(MISSING_STRATEGIES), mechanisms=MECHANISMS,
                  fractions=FRACTIONS, repeats=3, seed=0, n_train=None, progress=None):
-    """Fit every strategy on every masked data set ``repeats`` times.
+    """Fit every strategy on every masked data set, once per repeat.
 
-    Returns a DataFrame: strategy, mechanism, fraction, repeat, seconds, test_r2,
-    n_leaves (the nodes that answer: leaves, or for random decision trees the nodes of
-    all 30 trees)."""
+    Repeat r draws its own training/test split and mask (seed ``seed + r``), so the spread
+    of the test R^2 over the repeats is the noise of the data, and the seconds of the
+    repeats are three fits of the same size.  Returns a DataFrame: strategy, mechanism,
+    fraction, repeat, seconds, test_r2, n_leaves (the nodes that answer: leaves, or for
+    random decision trees the nodes of all 30 trees)."""
     import pandas as pd
     from threadpoolctl import threadpool_limits
 
@@ -106,20 +109,22 @@ def time_missing(strategies=tuple(MISSING_STRATEGIES), mechanisms=MECHANISMS,
     with threadpool_limits(limits=1):
         for mechanism in mechanisms:
             for fraction in fractions:
-                data = masked_california(mechanism, fraction, seed, n_train)
-                X_train, X_test, y_train, y_test = data
-                for strategy in strategies:
-                    make_missing_model(strategy, seed).fit(X_train[:300], y_train[:300])
-                    for repeat in range(repeats):
-                        model = make_missing_model(strategy, seed)
+                for repeat in range(repeats):
+                    data = masked_california(mechanism, fraction, seed + repeat, n_train)
+                    X_train, X_test, y_train, y_test = data
+                    for strategy in strategies:
+                        if repeat == 0:                                    # warm up
+                            make_missing_model(strategy, seed).fit(X_train[:300],
+                                                                   y_train[:300])
+                        model = make_missing_model(strategy, seed + repeat)
                         seconds = time_fit(model, X_train, y_train)
                         score = r2(y_test, model.predict(X_test))
                         records.append((strategy, mechanism, fraction, repeat, seconds, score,
                                         answering_nodes(model)))
-                    if progress is not None:
-                        print(f"{mechanism:>20} {fraction:.1f} {strategy:>27}: "
-                              f"{seconds:7.3f} s, R^2 {score:.4f}", file=progress,
-                              flush=True)
+                if progress is not None:
+                    print(f"{mechanism:>20} {fraction:.1f}: R^2 "
+                          + ", ".join(f"{r[5]:.3f}" for r in records[-len(strategies):]),
+                          file=progress, flush=True)
     return pd.DataFrame(records, columns=["strategy", "mechanism", "fraction", "repeat",
                                           "seconds", "test_r2", "n_leaves"])
 
@@ -132,10 +137,11 @@ def answering_nodes(model):
     return int(model.tree_.n_leaves)
 
 
-def missing_table(fits, quantity="test_r2"):
-    """One row per strategy, one column per (mechanism, fraction): the mean test R^2
-    (``quantity="test_r2"``) or the median fit seconds (``"seconds"``)."""
-    aggregate = "mean" if quantity == "test_r2" else "median"
+def missing_table(fits, quantity="test_r2", aggregate=None):
+    """One row per strategy, one column per (mechanism, fraction): the mean test R^2 over
+    the repeats (``quantity="test_r2"``) or the median fit seconds (``"seconds"``), or
+    any other ``aggregate`` of them ("std": their spread)."""
+    aggregate = aggregate or ("mean" if quantity == "test_r2" else "median")
     table = fits.pivot_table(index="strategy", columns=["mechanism", "fraction"],
                              values=quantity, aggfunc=aggregate)
     order = [s for s in MISSING_STRATEGIES if s in table.index]
