@@ -17,7 +17,7 @@ import numpy as np
 from treelib.bench.fitting import time_fit
 
 MEDIAN_METHODS = ("running median", "rescan", "scikit-learn")
-MEDIAN_SIZES = (250, 500, 1000, 2000, 4000, 8000, 16000, 32000)
+MEDIAN_SIZES = (250, 500, 1000, 2000, 4000, 8000, 16000)
 #: The rescan takes minutes beyond this many rows: it stops here.
 MAX_RESCAN = 16000
 POISSON_DEPTHS = ("2", "4", "6", "8", "10", "12", "full")
