@@ -15,6 +15,7 @@ split is in squared rentals, and also as a share of the root's sum of squares.
 import numpy as np
 
 from treelib.bench.fitting import clock
+from treelib.bench.timers import timed
 
 #: The strategies: name -> (candidates searched, cost of one search).
 CATEGORICAL_STRATEGIES = {
@@ -105,11 +106,9 @@ def time_categorical(features=tuple(FEATURES), strategies=tuple(CATEGORICAL_STRA
                      repeats=5, seed=0, progress=None):
     """Every strategy on every categorical feature of bikeshare, ``repeats`` times.
 
-    Returns a DataFrame: feature, n_categories, strategy, repeat, seconds, gain, share
-    (the gain over the root's sum of squares), n_left_categories."""
-    import gc
-    import time
-
+    Returns a DataFrame: feature, n_categories, strategy, repeat, seconds (wall clock),
+    cpu_seconds (the process's), gain, share (the gain over the root's sum of squares),
+    n_left_categories."""
     import pandas as pd
     from threadpoolctl import threadpool_limits
 
@@ -129,24 +128,23 @@ def time_categorical(features=tuple(FEATURES), strategies=tuple(CATEGORICAL_STRA
                 if strategy != "brute force":
                     search(strategy, codes, y)                       # warm up
                 for repeat in range(repeats):
-                    gc.collect()
-                    start = time.perf_counter()
-                    gain, left = search(strategy, codes, y)
-                    seconds = time.perf_counter() - start
-                    records.append((feature, q, strategy, repeat, seconds, gain,
+                    (gain, left), seconds, cpu = timed(search, strategy, codes, y)
+                    records.append((feature, q, strategy, repeat, seconds, cpu, gain,
                                     gain / sum_of_squares, -1 if left is None else len(left)))
                 if progress is not None:
                     print(f"{feature:>20} (q = {q:3d}) {strategy:>21}: {clock(seconds)} "
                           f"({seconds:.4f} s), share {gain / sum_of_squares:.4f}",
                           file=progress, flush=True)
     return pd.DataFrame(records, columns=["feature", "n_categories", "strategy", "repeat",
-                                          "seconds", "gain", "share", "n_left_categories"])
+                                          "seconds", "cpu_seconds", "gain", "share",
+                                          "n_left_categories"])
 
 
 def categorical_table(fits, quantity="share"):
     """One row per feature (by number of categories), one column per strategy: the
-    share of the root's sum of squares (``"share"``) or the median seconds."""
-    aggregate = "median" if quantity == "seconds" else "first"
+    share of the root's sum of squares (``"share"``) or the median ``"seconds"`` or
+    ``"cpu_seconds"``."""
+    aggregate = "median" if "seconds" in quantity else "first"
     table = fits.pivot_table(index=["n_categories", "feature"], columns="strategy",
                              values=quantity, aggfunc=aggregate)
     return table[[s for s in CATEGORICAL_STRATEGIES if s in table.columns]]

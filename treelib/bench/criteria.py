@@ -14,7 +14,7 @@
 
 import numpy as np
 
-from treelib.bench.fitting import time_fit
+from treelib.bench.timers import timed
 
 MEDIAN_METHODS = ("running median", "rescan", "scikit-learn")
 MEDIAN_SIZES = (250, 500, 1000, 2000, 4000, 8000, 16000)
@@ -66,10 +66,7 @@ def time_medians(sizes=MEDIAN_SIZES, methods=MEDIAN_METHODS, repeats=3, seed=0,
     """Seconds to find the best absolute-error split of MedInc on n rows, per method.
 
     MedInc is rounded to float32 as the trees see it.  Returns a DataFrame: experiment
-    ("median"), method, n_samples, repeat, seconds, threshold, gain."""
-    import gc
-    import time
-
+    ("median"), method, n_samples, repeat, seconds, cpu_seconds, threshold, gain."""
     import pandas as pd
 
     from treelib.datasets import load_california_housing
@@ -85,16 +82,13 @@ def time_medians(sizes=MEDIAN_SIZES, methods=MEDIAN_METHODS, repeats=3, seed=0,
                 continue
             median_split(method, x_n[:100], y_n[:100])                 # warm up
             for repeat in range(repeats):
-                gc.collect()
-                start = time.perf_counter()
-                threshold, gain = median_split(method, x_n, y_n)
-                seconds = time.perf_counter() - start
-                records.append(("median", method, n, repeat, seconds, threshold, gain))
+                (threshold, gain), seconds, cpu = timed(median_split, method, x_n, y_n)
+                records.append(("median", method, n, repeat, seconds, cpu, threshold, gain))
             if progress is not None:
                 print(f"absolute error, n = {n:6d}, {method:>15}: {seconds:8.4f} s",
                       file=progress, flush=True)
     return pd.DataFrame(records, columns=["experiment", "method", "n_samples", "repeat",
-                                          "seconds", "threshold", "gain"])
+                                          "seconds", "cpu_seconds", "threshold", "gain"])
 
 
 def bikeshare_split(seed=0):
@@ -125,7 +119,7 @@ def time_poisson(depths=POISSON_DEPTHS, criteria=POISSON_CRITERIA, splits=POISSO
     (seeds ``seed``, ``seed + 1``, ...), one fit each: the test scores are deterministic,
     and their spread over the splits says how much of a difference is noise.  Returns a
     DataFrame: experiment ("poisson"), method (the criterion), depth, split, repeat (0),
-    seconds, deviance, r2, n_leaves."""
+    seconds, cpu_seconds, deviance, r2, n_leaves."""
     import pandas as pd
     from threadpoolctl import threadpool_limits
 
@@ -141,17 +135,18 @@ def time_poisson(depths=POISSON_DEPTHS, criteria=POISSON_CRITERIA, splits=POISSO
                 for criterion in criteria:
                     model = DecisionTreeRegressor(criterion=criterion, max_depth=max_depth,
                                                   min_samples_leaf=5)
-                    seconds = time_fit(model, X_train, y_train)
+                    _, seconds, cpu = timed(model.fit, X_train, y_train)
                     predicted = model.predict(X_test)
-                    records.append(("poisson", criterion, depth, split, 0, seconds,
+                    records.append(("poisson", criterion, depth, split, 0, seconds, cpu,
                                     poisson_deviance(y_test, predicted),
                                     r2(y_test, predicted), model.get_n_leaves()))
                     if progress is not None:
                         print(f"bikeshare split {split}, depth {depth:>4}, {criterion:>13}: "
-                              f"{seconds:.3f} s, deviance {records[-1][6]:.3f}",
+                              f"{seconds:.3f} s, deviance {records[-1][7]:.3f}",
                               file=progress, flush=True)
     return pd.DataFrame(records, columns=["experiment", "method", "depth", "split", "repeat",
-                                          "seconds", "deviance", "r2", "n_leaves"])
+                                          "seconds", "cpu_seconds", "deviance", "r2",
+                                          "n_leaves"])
 
 
 def run(full=False, repeats=3, seed=0, progress=None):
