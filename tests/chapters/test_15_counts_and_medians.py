@@ -135,7 +135,7 @@ def test_absolute_error_gains_are_treelibs_running_median(data):
 # --- sample weights, Friedman, the shift ---------------------------------------------
 
 
-@pytest.mark.parametrize("criterion", ["squared_error", "absolute_error"])
+@pytest.mark.parametrize("criterion", ["squared_error", "poisson", "absolute_error"])
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10_000))
 def test_integer_weights_are_repeated_rows(criterion, seed):
@@ -157,8 +157,6 @@ def test_integer_weights_are_repeated_rows(criterion, seed):
 
 
 def test_integer_weights_are_repeated_rows_for_the_chapters_poisson_tree():
-    # (random small data would meet constant nodes, which treelib's Poisson criterion
-    # splits: see the strict xfail below)
     X_train, _, y_train, _ = bikeshare_split(0)
     rng = np.random.default_rng(2)
     rows = rng.choice(len(y_train), size=600, replace=False)
@@ -172,10 +170,8 @@ def test_integer_weights_are_repeated_rows_for_the_chapters_poisson_tree():
     np.testing.assert_array_equal(weighted.weighted_n_node_samples, repeated.n_node_samples)
 
 
-@pytest.mark.xfail(strict=True, reason="treelib's Poisson impurity of a constant node is "
-                   "a rounding residue (2.4e-15 for y = [6, 6, 6]), not 0, so the growers "
-                   "split the node; scikit-learn keeps it a leaf (impurity <= EPSILON)")
 def test_a_constant_poisson_node_is_a_leaf():
+    # its impurity, summed term by term as scikit-learn sums it, is exactly 0
     X = np.array([[0.0], [1.0], [2.0]])
     model = DecisionTreeRegressor(criterion="poisson").fit(X, [6.0, 6.0, 6.0])
     assert model.tree_.node_count == 1
