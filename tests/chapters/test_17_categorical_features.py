@@ -258,10 +258,6 @@ def test_the_committed_strategies_stand_where_the_theory_puts_them():
     assert share["brute force"].isna().sum() == 2            # 48 and 168 categories
 
 
-@pytest.mark.xfail(strict=True, reason="treelib takes a pandas column's categories from its "
-                   "dtype, so a category declared but absent from the training rows is a "
-                   "known category with no samples: it goes right at every categorical split, "
-                   "where scikit-learn's HistGradientBoosting sends it where missing values go")
 def test_a_declared_but_unseen_category_goes_where_missing_values_go(bikes):
     data, y = bikes
     seen = (data.frame["mnth"] != "Dec").to_numpy()           # "Dec" stays in the dtype
