@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 from treelib import best_split
-from treelib.binning import bin_features, bin_thresholds, check_max_bins
+from treelib.binning import bin_features, bin_thresholds, check_max_bins, thresholds_from_counts
 from treelib.split import midpoint
 
 
@@ -94,3 +94,32 @@ def test_bad_arguments():
         bin_features(np.ones((3, 2)), thresholds=[np.array([0.5])])
     with pytest.raises(ValueError, match="contains NaN"):
         bin_features(np.array([[np.nan]]))
+
+
+@settings(max_examples=300, deadline=None)
+@given(x=hnp.arrays(np.float64, st.integers(1, 400),
+                    elements=st.one_of(st.integers(-5, 5).map(float),
+                                       st.floats(-1e6, 1e6, allow_nan=False))),
+       max_bins=st.integers(2, 40))
+def test_thresholds_from_counts_are_numpys_percentiles_bit_for_bit(x, max_bins):
+    values, counts = np.unique(x, return_counts=True)
+    ours = thresholds_from_counts(values, counts, max_bins)
+    if len(values) <= max_bins:
+        expected = midpoint(values[:-1], values[1:])
+    else:
+        percentiles = np.linspace(0.0, 100.0, max_bins + 1)[1:-1]
+        expected = np.unique(np.percentile(x, percentiles, method="averaged_inverted_cdf"))
+    np.testing.assert_array_equal(ours, expected)
+
+
+@settings(max_examples=100, deadline=None)
+@given(x=hnp.arrays(np.float64, st.integers(2, 300), elements=st.integers(-30, 30).map(float)),
+       parts=st.integers(1, 5), max_bins=st.integers(2, 20))
+def test_counts_added_up_over_parts_give_the_whole_columns_thresholds(x, parts, max_bins):
+    summaries = [np.unique(part, return_counts=True) for part in np.array_split(x, parts)]
+    values = np.unique(np.concatenate([v for v, _ in summaries]))
+    counts = np.zeros(len(values), dtype=np.intp)
+    for v, c in summaries:
+        counts[np.searchsorted(values, v)] += c
+    np.testing.assert_array_equal(thresholds_from_counts(values, counts, max_bins),
+                                  bin_thresholds(x, max_bins))
