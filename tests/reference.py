@@ -152,6 +152,16 @@ def brute_force_split(X, y, criterion="squared_error", min_samples_leaf=1,
 # --- whole trees ----------------------------------------------------------------------
 
 
+def numeric_tree(**arrays):
+    """A ``Tree`` of numeric splits without sample weights from its other arrays:
+    ``weighted_n_node_samples`` is ``n_node_samples``, no node is categorical."""
+    n = len(arrays["feature"])
+    arrays.setdefault("weighted_n_node_samples",
+                      np.asarray(arrays["n_node_samples"], dtype=np.float64))
+    return Tree(**arrays, categorical=np.zeros(n, dtype=bool),
+                category_bits=np.zeros((n, 32), dtype=np.uint8))
+
+
 def brute_force_tree(X, y, criterion="squared_error", n_classes=None, *, max_depth=None,
                      min_samples_split=2, min_samples_leaf=1, min_impurity_decrease=0.0):
     """Grow a tree by recursion with ``brute_force_split`` at every node and
@@ -187,10 +197,11 @@ def brute_force_tree(X, y, criterion="squared_error", n_classes=None, *, max_dep
 
     grow(np.arange(n_total), 0)
     left, right, feature, threshold, value, impurity, n = zip(*nodes)
-    return Tree(children_left=np.array(left), children_right=np.array(right),
-                children_missing=np.full(len(nodes), TREE_LEAF), feature=np.array(feature),
-                threshold=np.array(threshold), value=np.array(value),
-                impurity=np.array(impurity), n_node_samples=np.array(n))
+    return numeric_tree(children_left=np.array(left), children_right=np.array(right),
+                        children_missing=np.full(len(nodes), TREE_LEAF),
+                        feature=np.array(feature), threshold=np.array(threshold),
+                        value=np.array(value), impurity=np.array(impurity),
+                        n_node_samples=np.array(n))
 
 
 def walk_pairs(a, b):

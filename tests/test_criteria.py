@@ -27,6 +27,7 @@ from treelib.criteria import (
     check_criterion,
     entropy,
     gini,
+    labels_impurity,
     node_impurity,
     node_statistics,
     one_hot,
@@ -57,7 +58,12 @@ def test_known_values(labels, expected_gini, expected_entropy):
 
 
 def test_impurities_by_name():
-    assert set(IMPURITIES) == set(CRITERIA) == {"squared_error", "gini", "entropy"}
+    # IMPURITIES: chapter 1's impurities of labels; the criteria added since (Poisson,
+    # absolute error) are reached through labels_impurity (tested below)
+    assert set(IMPURITIES) == {"squared_error", "gini", "entropy"}
+    assert set(CRITERIA) == set(IMPURITIES) | {"poisson", "absolute_error"}
+    for name, impurity in IMPURITIES.items():
+        assert impurity([1.0, 2.0, 2.0, 7.0]) == labels_impurity([1.0, 2.0, 2.0, 7.0], name)
     with pytest.raises(ValueError, match="unknown criterion 'mae'"):
         check_criterion("mae")
 
@@ -167,10 +173,11 @@ def regression_segments(draw):
 @given(data=regression_segments())
 def test_node_statistics_for_squared_error(data):
     Y, counts = data
-    value, impurity, stats, totals, abs_totals = node_statistics(Y, counts,
-                                                                 "squared_error")
+    value, impurity, stats, totals, abs_totals, weight, scale = node_statistics(
+        Y, counts, "squared_error")
     assert value.shape == totals.shape == abs_totals.shape == (len(counts), Y.shape[1])
     assert impurity.shape == (len(counts),) and stats.shape == Y.shape
+    assert weight.tolist() == counts.tolist() and scale.shape == value.shape
     start = 0
     for s, n in enumerate(counts):
         rows = Y[start:start + n]
@@ -191,6 +198,8 @@ def test_node_statistics_for_squared_error(data):
             assert_sums_close(abs_totals[s, c],
                               float(sum(abs(Fraction(v)) for v in stats[start:start + n, c])),
                               n, 2 * spread)
+            # scale: the largest |statistic| of the node, one of them exactly
+            assert scale[s, c] == np.abs(stats[start:start + n, c]).max()
         # impurity: the variance summed over the columns, squares of at most 2 spread
         expected = sum(exact_sse(rows[:, c]) for c in range(Y.shape[1])) / n
         assert abs(Fraction(impurity[s]) - expected) <= Fraction(
@@ -204,8 +213,8 @@ def test_node_statistics_for_squared_error(data):
 
 def test_a_constant_node_at_1e8_has_impurity_exactly_zero():
     y = np.concatenate([np.full(5, 1e8 + 0.1), [1.0, 2.0, 4.0], np.full(3, -1e8 + 0.3)])
-    value, impurity, stats, _, abs_totals = node_statistics(y, [5, 3, 3],
-                                                            "squared_error")
+    value, impurity, stats, _, abs_totals, _, _ = node_statistics(y, [5, 3, 3],
+                                                                  "squared_error")
     assert impurity[0] == 0.0 and impurity[2] == 0.0
     assert value[0, 0] == 1e8 + 0.1 and value[2, 0] == -1e8 + 0.3
     assert np.all(stats[:5] == 0) and np.all(stats[8:] == 0)
@@ -225,8 +234,10 @@ def test_node_statistics_for_classes(labels, cuts, criterion):
     bounds = [0] + sorted(c for c in cuts if c < len(labels)) + [len(labels)]
     counts = np.diff(bounds)
     Y = one_hot(labels, 4)
-    value, impurity, stats, totals, abs_totals = node_statistics(Y, counts, criterion)
+    value, impurity, stats, totals, abs_totals, weight, scale = node_statistics(Y, counts,
+                                                                               criterion)
     assert abs_totals is None
+    assert weight.tolist() == counts.tolist() and np.all(scale == 1.0)
     assert np.array_equal(stats, Y)                           # the one-hot rows, as they are
     for s, (a, b) in enumerate(zip(bounds[:-1], bounds[1:], strict=True)):
         part = labels[a:b]
@@ -284,7 +295,7 @@ def test_rounding_bound_covers_the_float_gain_of_centred_targets(cut, summation)
     # in floats: the exact gain of the cut on y lies within the bound
     y, goes_left, order = cut
     n, n_left = len(y), int(goes_left.sum())
-    _, _, stats, totals, abs_totals = node_statistics(y, [n], "squared_error")
+    _, _, stats, totals, abs_totals, _, _ = node_statistics(y, [n], "squared_error")
     left = stats[order][goes_left[order], 0]
     sum_left = np.cumsum(left)[-1] if summation == "sequential" else np.sum(left)
     gain = gain_from_sums(np.array([sum_left]), n_left, totals[0], n, "squared_error")
@@ -303,7 +314,7 @@ def test_a_large_offset_left_in_the_sums_breaks_the_gain_not_the_centred_one(y, 
     cut = min(cut, len(y) - 1)
     y = y + offset
     goes_left = np.arange(len(y)) < cut
-    _, _, stats, totals, abs_totals = node_statistics(y, [len(y)], "squared_error")
+    _, _, stats, totals, abs_totals, _, _ = node_statistics(y, [len(y)], "squared_error")
     sum_left = np.array([stats[:cut, 0].sum()])
     gain = gain_from_sums(sum_left, cut, totals[0], len(y), "squared_error")
     bound = gain_rounding_bound(sum_left, cut, totals[0], len(y), "squared_error",

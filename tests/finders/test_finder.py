@@ -150,7 +150,7 @@ def test_unknown_splitter():
         Finder("cumsum", "mae")
     with pytest.raises(ValueError, match="min_samples_leaf must be an integer >= 1"):
         Finder("cumsum", "gini", min_samples_leaf=0)
-    with pytest.raises(ValueError, match="max_bins must be an integer from 2 to 256"):
+    with pytest.raises(ValueError, match="max_bins must be an integer from 2 to 255"):
         Finder("hist", "gini", max_bins=1)
 
 

@@ -68,9 +68,11 @@ def brute_force_bins(codes, y, n_bins, criterion, min_samples_leaf):
 def test_histograms_count_and_sum_every_bin(node):
     codes, y, n_bins, criterion, _ = node
     stats = node_statistics(target_statistics(y, criterion), [len(y)], criterion)[2]
-    sums, counts = node_histograms(codes, stats, n_bins)
+    sums, counts, bin_weights = node_histograms(codes, stats, n_bins)
     assert sums.shape == (codes.shape[1], n_bins, stats.shape[1])
-    assert counts.shape == (codes.shape[1], n_bins)
+    assert counts.shape == bin_weights.shape == (codes.shape[1], n_bins)
+    # without sample weights a bin weighs its count, as a float
+    assert bin_weights.dtype == np.float64 and np.array_equal(bin_weights, counts)
     for j in range(codes.shape[1]):
         for b in range(n_bins):
             rows = codes[:, j] == b
@@ -84,9 +86,9 @@ def test_histograms_count_and_sum_every_bin(node):
 @given(node=coded_nodes())
 def test_every_cut_after_a_bin_is_scored_within_its_rounding_bound(node):
     codes, y, n_bins, criterion, min_samples_leaf = node
-    _, _, stats, totals, abs_totals = node_statistics(target_statistics(y, criterion),
-                                                      [len(y)], criterion)
-    sums, counts = node_histograms(codes, stats, n_bins)
+    _, _, stats, totals, abs_totals, _, _ = node_statistics(target_statistics(y, criterion),
+                                                            [len(y)], criterion)
+    sums, counts, _ = node_histograms(codes, stats, n_bins)
     gains, bounds = histogram_gains(sums, counts, totals[0], criterion, min_samples_leaf,
                                     None if abs_totals is None else abs_totals[0])
     assert gains.shape == bounds.shape == (codes.shape[1], n_bins - 1)   # feature-major
@@ -125,8 +127,8 @@ def test_histogram_split_is_the_brute_force_one(node):
 def test_histogram_gains_marks_only_cuts_after_a_populated_bin():
     codes = np.array([[0], [0], [3], [3], [5]], dtype=np.uint8)
     y = np.array([1.0, 2.0, 3.0, 4.0, 10.0])
-    _, _, stats, totals, abs_totals = node_statistics(y, [5], "squared_error")
-    sums, counts = node_histograms(codes, stats, 6)
+    _, _, stats, totals, abs_totals, _, _ = node_statistics(y, [5], "squared_error")
+    sums, counts, _ = node_histograms(codes, stats, 6)
     gains, bounds = histogram_gains(sums, counts, totals[0], "squared_error", 1,
                                     abs_totals[0])
     assert np.isfinite(gains[0]).tolist() == [True, False, False, True, False]
@@ -140,7 +142,7 @@ def test_histogram_gains_of_several_nodes_at_once():
     rng = np.random.default_rng(0)
     codes = rng.integers(0, 5, size=(40, 3)).astype(np.uint8)
     y = rng.normal(size=40) + np.repeat([0.0, 1e6], 20)
-    _, _, stats, totals, abs_totals = node_statistics(y, [20, 20], "squared_error")
+    _, _, stats, totals, abs_totals, _, _ = node_statistics(y, [20, 20], "squared_error")
     alone = [node_histograms(codes[s], stats[s], 5) for s in (slice(0, 20), slice(20, 40))]
     sums = np.stack([a[0] for a in alone])
     counts = np.stack([a[1] for a in alone])
