@@ -240,12 +240,13 @@ def test_level_wise_growth_needs_cumsum_or_hist(splitter):
 
 
 @pytest.mark.parametrize("params, message", [
-    ({"splitter": "hist", "max_bins": 300}, "max_bins must be an integer from 2 to 256"),
+    ({"splitter": "hist", "max_bins": 256}, "max_bins must be an integer from 2 to 255"),
     ({"splitter": "histogram"}, "unknown splitter 'histogram'"),
     ({"builder": "level"}, r"unknown builder 'level'; choose one of \['recursive', "
                            "'depth_first', 'best_first', 'level_wise'\\]"),
     ({"builder": "level_wise", "max_features": 1}, "needs max_features=None"),
-    ({"criterion": "gini"}, "criterion must be one of \\['squared_error'\\]"),
+    ({"criterion": "gini"}, "criterion must be one of \\['squared_error', 'poisson', "
+                            "'absolute_error'\\]; got 'gini'"),
     ({"max_leaf_nodes": 1}, "max_leaf_nodes must be an integer >= 2"),
 ])
 def test_bad_parameters_are_named(params, message):
@@ -253,6 +254,11 @@ def test_bad_parameters_are_named(params, message):
         DecisionTreeRegressor(**params).fit(SMALL_X, SMALL_Y)
 
 
-def test_histograms_refuse_missing_values():
-    with pytest.raises(ValueError, match="Input X contains NaN"):
-        DecisionTreeRegressor(splitter="hist").fit(np.array([[np.nan], [1.0]]), [1.0, 2.0])
+def test_histograms_take_missing_values_but_not_level_by_level():
+    X, y = np.array([[np.nan], [1.0], [2.0]]), [5.0, 1.0, 2.0]
+    tree = DecisionTreeRegressor(splitter="hist", max_depth=1).fit(X, y).tree_
+    # the best split sends the missing value alone to one side: every present value left
+    assert tree.threshold[0] == np.inf and not tree.missing_go_to_left[0]
+    assert tree.n_node_samples.tolist() == [3, 2, 1]
+    with pytest.raises(ValueError, match="level-wise growth does not handle missing values"):
+        DecisionTreeRegressor(splitter="hist", builder="level_wise").fit(X, y)

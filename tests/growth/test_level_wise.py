@@ -167,7 +167,9 @@ def subtree(tree, root):
     while stack:
         node = stack.pop()
         order.append(node)
-        stack += [c for c in tree.children[node][::-1] if c != TREE_LEAF]
+        # each child once (a CART split's missing-value child is its left or right one)
+        stack += [c for c in list(dict.fromkeys(tree.children[node].tolist()))[::-1]
+                  if c != TREE_LEAF]
     new_id = np.full(tree.node_count, TREE_LEAF)
     new_id[order] = np.arange(len(order))
 
@@ -179,7 +181,9 @@ def subtree(tree, root):
                 children_missing=children(tree.children_missing),
                 feature=tree.feature[order], threshold=tree.threshold[order],
                 value=tree.value[order], impurity=tree.impurity[order],
-                n_node_samples=tree.n_node_samples[order])
+                n_node_samples=tree.n_node_samples[order],
+                weighted_n_node_samples=tree.weighted_n_node_samples[order],
+                categorical=tree.categorical[order], category_bits=tree.category_bits[order])
 
 
 @pytest.mark.parametrize("builder", ["level_wise", "depth_first"])
