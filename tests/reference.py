@@ -237,6 +237,56 @@ def brute_force_split(X, y, criterion="squared_error", min_samples_leaf=1,
     return feature, threshold, n_left, gain
 
 
+def every_cut(X, min_samples_leaf=1):
+    """Every candidate cut of a node whose features may hold NaN, in treelib's order:
+    per feature, the midpoints between distinct present values with the missing values
+    right, then (if some are missing and some present) the cut that sends only the
+    missing ones right (threshold +inf), then the midpoints with the missing values
+    left; each child keeps ``min_samples_leaf`` samples.  Yields ``(feature, threshold,
+    missing_left, goes_left)``; ``missing_left`` is None for a feature without NaN."""
+    for j in range(X.shape[1]):
+        column = X[:, j]
+        missing = np.isnan(column)
+        values = np.unique(column[~missing])
+        thresholds = [float(midpoint(a, b)) for a, b in zip(values[:-1], values[1:])]
+        if not missing.any():
+            options = [(t, None) for t in thresholds]
+        else:
+            options = ([(t, False) for t in thresholds] + [(np.inf, False)] * (len(values) > 0)
+                       + [(t, True) for t in thresholds])
+        for threshold, missing_left in options:
+            goes_left = np.where(missing, bool(missing_left), column <= threshold)
+            if min(goes_left.sum(), (~goes_left).sum()) >= min_samples_leaf:
+                yield j, threshold, missing_left, goes_left
+
+
+def brute_force_best(X, y, criterion="squared_error", min_samples_leaf=1, weights=None,
+                     bound=identity_bound):
+    """The best split of a node with missing values and sample weights, every cut of
+    ``every_cut`` scored by ``exact_split_gain``; treelib's tie rule with the rounding
+    bounds ``bound(y, goes_left, criterion, weights)``.  A Poisson child without counts
+    is no candidate.  Returns ``(feature, threshold, missing_go_to_left, n_left, gain)``
+    (without missing values in the feature, missing values go to the larger child) or
+    None."""
+    X, y = np.asarray(X, dtype=np.float64), np.asarray(y)
+    w = np.ones(len(y)) if weights is None else np.asarray(weights, dtype=np.float64)
+    candidates = []
+    for j, threshold, missing_left, goes_left in every_cut(X, min_samples_leaf):
+        if criterion == "poisson" and min(np.sum(w[goes_left] * y[goes_left]),
+                                          np.sum(w[~goes_left] * y[~goes_left])) <= 0:
+            continue
+        n_left = int(goes_left.sum())
+        direction = n_left > len(y) - n_left if missing_left is None else missing_left
+        candidates.append(((j, threshold, bool(direction), n_left),
+                           exact_split_gain(y, goes_left, criterion, weights),
+                           bound(y, goes_left, criterion, weights)))
+    chosen = tie_rule(candidates)
+    if chosen is None:
+        return None
+    (feature, threshold, direction, n_left), gain, _ = candidates[chosen]
+    return feature, threshold, direction, n_left, gain
+
+
 # --- whole trees ----------------------------------------------------------------------
 
 
