@@ -13,7 +13,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from treelib.gains import EPS, gain_rounding_bound
+from treelib.gains import EPS, gain_rounding_bound, xlogx
 from treelib.split import midpoint
 from treelib.tree import TREE_LEAF, TREE_UNDEFINED, Tree
 
@@ -25,6 +25,21 @@ def sums_tolerance(n, scale):
     value) can be when the additions run in different orders: n EPS scale (the worst
     case of a sequential sum; pairwise and SIMD sums do better)."""
     return max(n, 1) * EPS * scale
+
+
+def impurity_tolerance(part, w, criterion):
+    """How far a node's float impurity can be from the exact one: a weighted mean of n
+    per-sample losses, off by a few n EPS of the largest; for Poisson, of the terms
+    ``w y log y``, ``S log S`` and ``S log W`` whose differences it takes."""
+    n, W = len(part), float(w.sum())
+    if criterion == "poisson":
+        S = float(np.sum(w * part))
+        terms = np.sum(w * np.abs(xlogx(part))) + abs(xlogx(S)) + abs(S * np.log(W))
+        return 8 * sums_tolerance(n, terms / W)
+    if criterion in ("gini", "entropy"):
+        return 8 * sums_tolerance(n, 16.0)       # |d (p log2 p) / dp| <= 16 for p >= 2**-14
+    spread = float(np.ptp(part))
+    return 8 * sums_tolerance(n, spread * spread if criterion == "squared_error" else spread)
 
 
 def assert_sums_close(actual, expected, n, scale):

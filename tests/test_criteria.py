@@ -20,6 +20,7 @@ from tests.reference import (
     exact_sse,
     exact_weighted_gini,
     exact_weighted_median,
+    impurity_tolerance,
     sums_tolerance,
     weighted_entropy,
 )
@@ -39,7 +40,7 @@ from treelib.criteria import (
     target_statistics,
     weighted_medians,
 )
-from treelib.gains import EPS, gain_from_sums, gain_rounding_bound, score_cuts, xlogx
+from treelib.gains import EPS, gain_from_sums, gain_rounding_bound, score_cuts
 
 # --- impurities of labels -------------------------------------------------------------
 
@@ -389,21 +390,6 @@ def weighted_nodes(draw, criterion, max_n=20):
 
 def rows_of(y, criterion):
     return one_hot(y, 3) if criterion in ("gini", "entropy") else y
-
-
-def impurity_tolerance(part, w, criterion):
-    """How far a node's float impurity can be from the exact one: a weighted mean of n
-    per-sample losses, off by a few n EPS of the largest; for Poisson, of the terms
-    ``w y log y``, ``S log S`` and ``S log W`` whose differences it takes."""
-    n, W = len(part), float(w.sum())
-    if criterion == "poisson":
-        S = float(np.sum(w * part))
-        terms = np.sum(w * np.abs(xlogx(part))) + abs(xlogx(S)) + abs(S * np.log(W))
-        return 8 * sums_tolerance(n, terms / W)
-    if criterion in ("gini", "entropy"):
-        return 8 * sums_tolerance(n, 16.0)       # |d (p log2 p) / dp| <= 16 for p >= 2**-14
-    spread = float(np.ptp(part))
-    return 8 * sums_tolerance(n, spread * spread if criterion == "squared_error" else spread)
 
 
 @pytest.mark.parametrize("criterion", ALL_CRITERIA)
