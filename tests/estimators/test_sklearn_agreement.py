@@ -18,6 +18,7 @@ from sklearn.datasets import load_breast_cancer, load_diabetes, load_digits, loa
 
 from tests.reference import (
     EPS,
+    assert_same_tree,
     assert_sums_close,
     compare_with_scikit_learn,
     identity_bound,
@@ -232,3 +233,168 @@ def test_slow_splitters_agree_on_a_subsample(splitter, data):
     theirs = sklearn.tree.DecisionTreeRegressor(max_depth=6, random_state=0)
     compare(ours, theirs.fit(X[rows], y[rows]), X[rows], y[rows])
 
+
+
+# --- sample weights, missing values, Poisson and absolute error -------------------------------
+
+
+def counts_regression(n=300, seed=5, jitter=True):
+    """Counts (Poisson) driven by two of four features.  With ``jitter``, every count
+    plus a uniform fraction in [0.05, 0.5): positive rates, no two equal, so that no node
+    holds equal targets nor a child only zeros (treelib splits the first and picks the
+    second: test_poisson_trees_of_equal_counts_are_leaves_as_in_scikit_learn, and
+    tests/finders/test_exact.py::test_a_poisson_child_of_zeros_is_refused_whatever_the_
+    rounding)."""
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, 4)).astype(np.float32).astype(np.float64)
+    y = rng.poisson(np.exp(0.6 * X[:, 0] - 0.4 * X[:, 1] + 0.5)).astype(np.float64)
+    return X, y + rng.uniform(0.05, 0.5, size=n) if jitter else y
+
+
+def problem(criterion, n=300):
+    """A training set for ``criterion``: counts for Poisson, classes for Gini and
+    entropy, a smooth target otherwise; X exact in float32."""
+    if criterion == "poisson":
+        return counts_regression(n)
+    X, y = random_classification() if criterion in ("gini", "entropy") else random_regression()
+    return X[:n].astype(np.float32).astype(np.float64), y[:n]
+
+
+def with_missing_values(X, fraction, features, seed):
+    """X with ``fraction`` of the values of ``features`` missing completely at random."""
+    X = X.copy()
+    rng = np.random.default_rng(seed)
+    for j in features:
+        X[rng.random(len(X)) < fraction, j] = np.nan
+    return X
+
+
+def fit_pair(criterion, X, y, sample_weight=None, **params):
+    """treelib's and scikit-learn's trees for ``criterion``, fitted alike."""
+    if criterion in ("gini", "entropy"):
+        ours, theirs = DecisionTreeClassifier, sklearn.tree.DecisionTreeClassifier
+    else:
+        ours, theirs = DecisionTreeRegressor, sklearn.tree.DecisionTreeRegressor
+    ours = ours(criterion=criterion, **params).fit(X, y, sample_weight=sample_weight)
+    theirs = theirs(criterion=criterion, random_state=0, **params).fit(
+        X, y, sample_weight=sample_weight)
+    return ours, theirs
+
+
+def assert_predictions_agree(ours, theirs, X, y, criterion, sample_weight=None):
+    """Where no tie split the samples differently, every prediction agrees: a weighted
+    mean (targets or class shares) of at most n terms, or a median (a target, or the mean
+    of two)."""
+    w = np.ones(len(y)) if sample_weight is None else sample_weight
+    if criterion in ("gini", "entropy"):
+        assert_sums_close(ours.predict_proba(X), theirs.predict_proba(X), len(y),
+                          w.max() / w.min())
+    else:
+        assert_sums_close(ours.predict(X), theirs.predict(X), len(y),
+                          np.abs(y).max() * w.max() / w.min())
+
+
+CRITERIA_BY_KIND = ["squared_error", "poisson", "absolute_error", "gini", "entropy"]
+
+
+#: Depth limits (None: unlimited) that keep the Python running medians quick.
+DEPTH = {"absolute_error": 8}
+
+
+@pytest.mark.parametrize("weights", ["integers", "floats"])
+@pytest.mark.parametrize("criterion", CRITERIA_BY_KIND)
+def test_weighted_trees_equal_scikit_learns(criterion, weights):
+    X, y = problem(criterion)
+    rng = np.random.default_rng(11)
+    w = (rng.integers(1, 5, size=len(y)).astype(np.float64) if weights == "integers"
+         else rng.uniform(0.2, 3.0, size=len(y)))
+    ours, theirs = fit_pair(criterion, X, y, w, max_depth=8)
+    ties, diverging = compare_with_scikit_learn(ours.tree_, theirs, X, y, criterion, w)
+    if diverging == 0:
+        assert_predictions_agree(ours, theirs, X, y, criterion, w)
+
+
+@pytest.mark.parametrize("criterion", ["poisson", "absolute_error"])
+def test_poisson_and_absolute_error_trees_equal_scikit_learns(criterion):
+    X, y = problem(criterion)
+    ours, theirs = fit_pair(criterion, X, y, min_samples_leaf=3,
+                            max_depth=DEPTH.get(criterion))
+    ties, diverging = compare_with_scikit_learn(ours.tree_, theirs, X, y, criterion)
+    assert ours.get_n_leaves() >= 10
+    if diverging == 0:
+        assert_predictions_agree(ours, theirs, X, y, criterion)
+    if criterion == "absolute_error":           # a leaf predicts its median
+        leaf = ours.apply(X)
+        for node in np.unique(leaf)[:20]:
+            assert ours.tree_.value[node, 0] == np.median(y[leaf == node])
+
+
+@pytest.mark.xfail(strict=True, reason="library bug: treelib's Poisson impurity of a node "
+                   "of equal counts is a rounding error above 0 (y = 10, 10: 6.2e-15), so "
+                   "the growers split it; scikit-learn's is 0 and leaves it a leaf")
+def test_poisson_trees_of_equal_counts_are_leaves_as_in_scikit_learn():
+    X, y = counts_regression(jitter=False)
+    w = np.random.default_rng(11).integers(1, 5, size=len(y)).astype(np.float64)
+    ours, theirs = fit_pair("poisson", X, y, w)
+    compare_with_scikit_learn(ours.tree_, theirs, X, y, "poisson", w)
+
+
+def test_zero_weights_are_dropped_rows_as_in_scikit_learn():
+    X, y = problem("squared_error")
+    w = np.where(np.arange(len(y)) % 3 == 0, 0.0, 1.0)
+    ours, theirs = fit_pair("squared_error", X, y, w, max_depth=6)
+    keep = w > 0
+    dropped = DecisionTreeRegressor(max_depth=6).fit(X[keep], y[keep])
+    assert_same_tree(ours.tree_, dropped.tree_)
+    compare_with_scikit_learn(ours.tree_, theirs, X[keep], y[keep], "squared_error",
+                              w[keep])
+
+
+@pytest.mark.parametrize("criterion", ["squared_error", "poisson", "gini", "entropy"])
+def test_trees_with_missing_values_equal_scikit_learns(criterion):
+    # NaN in three of the features (10 % and 40 %), none in the last one
+    X, y = problem(criterion)
+    X = with_missing_values(X, 0.1, [0, 1], seed=1)
+    X = with_missing_values(X, 0.4, [2], seed=2)
+    ours, theirs = fit_pair(criterion, X, y, max_depth=10)
+    ties, diverging = compare_with_scikit_learn(ours.tree_, theirs, X, y, criterion)
+    assert ours.tree_.missing_go_to_left.any() and not ours.tree_.missing_go_to_left.all()
+    if diverging == 0:
+        assert_predictions_agree(ours, theirs, X, y, criterion)
+
+
+@pytest.mark.parametrize("criterion", ["squared_error", "gini"])
+def test_an_unseen_missing_value_goes_to_the_larger_child_as_in_scikit_learn(criterion):
+    # feature 1 (informative) has no NaN in training; at prediction time half its values
+    # are missing (NaN elsewhere follow their learned directions).  Without ties, every
+    # node holds the same test in both trees, so the routes agree.
+    X, y = problem(criterion)
+    X = with_missing_values(X, 0.2, [0, 2, 3], seed=1)
+    ours, theirs = fit_pair(criterion, X, y, max_depth=3)
+    assert compare_with_scikit_learn(ours.tree_, theirs, X, y, criterion) == (0, 0)
+    assert np.sum(ours.tree_.feature == 1) >= 2            # feature 1 is tested
+    unseen = X.copy()
+    unseen[::2, 1] = np.nan
+    assert_predictions_agree(ours, theirs, unseen, y, criterion)
+
+
+def test_weighted_trees_with_missing_values_equal_scikit_learns():
+    X, y = problem("squared_error")
+    X = with_missing_values(X, 0.2, [0, 1, 2, 3], seed=3)
+    w = np.random.default_rng(4).uniform(0.5, 2.0, size=len(y))
+    ours, theirs = fit_pair("squared_error", X, y, w, max_depth=8)
+    ties, diverging = compare_with_scikit_learn(ours.tree_, theirs, X, y, "squared_error", w)
+    if diverging == 0:
+        assert_predictions_agree(ours, theirs, X, y, "squared_error", w)
+
+
+@pytest.mark.xfail(strict=True, reason="library bug: with missing values and "
+                   "min_samples_leaf > 1 the cumsum finder never tries the cuts whose "
+                   "present values left are fewer than min_samples_leaf, missing values "
+                   "left (tests/finders/test_exact.py::"
+                   "test_missing_values_left_count_towards_min_samples_leaf)")
+def test_trees_with_missing_values_and_min_samples_leaf_equal_scikit_learns():
+    # scikit-learn splits {nan, 0} | {1, 1}; treelib finds no split
+    X, y = np.array([[np.nan], [0.0], [1.0], [1.0]]), np.array([0.0, 0.0, 1.0, 1.0])
+    ours, theirs = fit_pair("squared_error", X, y, min_samples_leaf=2)
+    compare_with_scikit_learn(ours.tree_, theirs, X, y, "squared_error")
