@@ -21,8 +21,11 @@ from tests.reference import (
     assert_same_tree,
     assert_sums_close,
     compare_with_scikit_learn,
+    exact_split_gain,
+    goes_left_of,
     identity_bound,
     sklearn_rounding_bound,
+    sums_tolerance,
 )
 from treelib import best_split
 from treelib.datasets import load_california_housing
@@ -398,3 +401,123 @@ def test_trees_with_missing_values_and_min_samples_leaf_equal_scikit_learns():
     X, y = np.array([[np.nan], [0.0], [1.0], [1.0]]), np.array([0.0, 0.0, 1.0, 1.0])
     ours, theirs = fit_pair("squared_error", X, y, min_samples_leaf=2)
     compare_with_scikit_learn(ours.tree_, theirs, X, y, "squared_error")
+
+
+# --- the histogram tree against HistGradientBoosting ------------------------------------------
+
+#: HistGradientBoosting keeps its gradients in float32: each off by up to 2**-24 of itself.
+FLOAT32_EPS = 2.0 ** -24
+
+
+def hgb_rows(nodes, X):
+    """For every node of a HistGradientBoosting predictor, the rows of X that reach it."""
+    rows = [np.zeros(0, dtype=np.intp)] * len(nodes)
+    stack = [(0, np.arange(len(X)))]
+    while stack:
+        k, here = stack.pop()
+        rows[k] = here
+        if nodes["is_leaf"][k]:
+            continue
+        column = X[here, nodes["feature_idx"][k]]
+        left = np.where(np.isnan(column), bool(nodes["missing_go_to_left"][k]),
+                        column <= nodes["num_threshold"][k])
+        stack += [(nodes["left"][k], here[left]), (nodes["right"][k], here[~left])]
+    return rows
+
+
+def hgb_gain_error(g, goes_left):
+    """How far HistGradientBoosting can misjudge a gain ``sum_x G_x**2 / H_x`` (x: left,
+    right, node): each G_x off by ``(2**-24 + n EPS) sum |g|`` (float32 gradients, float64
+    sums), times the slope ``2 |G_x / H_x|``, plus a few roundings of the terms."""
+    n, error = len(g), 0.0
+    for part in (goes_left, ~goes_left, np.ones(len(g), dtype=bool)):
+        G, H = g[part].sum(), part.sum()
+        error += 2 * abs(G / H) * (FLOAT32_EPS + n * EPS) * np.abs(g[part]).sum()
+        error += 4 * EPS * G * G / H
+    return 2 * error
+
+
+def compare_with_hist_gradient_boosting(ours, model, X, y):
+    """Walk treelib's histogram tree and the one tree of a HistGradientBoostingRegressor
+    (squared error, one iteration, learning rate 1, no L2) in parallel, as
+    ``compare_with_scikit_learn``: the same tests, counts and leaf values (the baseline
+    plus the leaf's value), ties explained by both rounding errors.  Missing values go the
+    same way where a node holds some (elsewhere HistGradientBoosting sends them right if
+    the feature had any in training, treelib to the larger child).  Returns ``(ties,
+    diverging)``."""
+    nodes = model._predictors[0][0].nodes
+    baseline = float(np.ravel(model._baseline_prediction)[0])
+    rows_of = hgb_rows(nodes, X)
+    g = baseline - y                                 # the gradients of half squared error
+    ties = diverging = 0
+    stack = [(0, 0)]
+    while stack:
+        i, k = stack.pop()
+        rows = rows_of[k]
+        assert ours.n_node_samples[i] == nodes["count"][k] == len(rows), f"node {i}"
+        if nodes["is_leaf"][k] or ours.is_leaf[i]:
+            assert nodes["is_leaf"][k] and ours.is_leaf[i], f"node {i}"
+            # a mean of n targets (ours); -G/H of float32 gradients plus the baseline
+            tolerance = (4 * sums_tolerance(len(rows), np.abs(y).max())
+                         + (FLOAT32_EPS + len(rows) * EPS) * 2 * np.abs(g[rows]).max()
+                         + 4 * EPS * abs(baseline))
+            np.testing.assert_allclose(ours.value[i, 0], baseline + nodes["value"][k],
+                                       rtol=0, atol=tolerance, err_msg=f"node {i}")
+            continue
+        ours_left = goes_left_of(X, rows, ours.feature[i], ours.threshold[i],
+                                 ours.missing_go_to_left[i])
+        their_left = goes_left_of(X, rows, nodes["feature_idx"][k], nodes["num_threshold"][k],
+                                  nodes["missing_go_to_left"][k])
+        pairs = [(ours.children_left[i], nodes["left"][k]),
+                 (ours.children_right[i], nodes["right"][k])]
+        has_missing = np.isnan(X[rows, ours.feature[i]]).any()
+        if ((ours.feature[i], ours.threshold[i])
+                != (nodes["feature_idx"][k], nodes["num_threshold"][k])
+                or (has_missing and ours.missing_go_to_left[i]
+                    != bool(nodes["missing_go_to_left"][k]))):
+            gap = abs(float(exact_split_gain(y[rows], ours_left, "squared_error")
+                            - exact_split_gain(y[rows], their_left, "squared_error")))
+            allowed = (identity_bound(y[rows], ours_left, "squared_error")
+                       + identity_bound(y[rows], their_left, "squared_error")
+                       + hgb_gain_error(g[rows], their_left))
+            assert gap <= allowed, f"node {i}: gains differ by {gap}, beyond rounding"
+            ties += 1
+            if np.array_equal(ours_left, ~their_left):             # swapped children
+                pairs = [(pairs[0][0], pairs[1][1]), (pairs[1][0], pairs[0][1])]
+            elif not np.array_equal(ours_left, their_left):
+                diverging += 1
+                continue
+        stack += pairs
+    return ties, diverging
+
+
+def binned_problem_with_missing_values(n=400, seed=6):
+    """Integer features (one bin per value: the histogram split is exact), NaN in two of
+    three, a continuous target."""
+    rng = np.random.default_rng(seed)
+    X = rng.integers(0, 30, size=(n, 3)).astype(np.float64)
+    y = np.sin(X[:, 0] / 5) + X[:, 1] / 10 + X[:, 2] / 20 + rng.normal(scale=0.2, size=n)
+    X[rng.random(n) < 0.15, 0] = np.nan
+    X[rng.random(n) < 0.3, 1] = np.nan
+    return X, y
+
+
+@pytest.mark.parametrize("max_depth", [3, None])
+def test_histogram_tree_equals_hist_gradient_boostings_tree(max_depth):
+    from sklearn.ensemble import HistGradientBoostingRegressor
+
+    X, y = binned_problem_with_missing_values()
+    ours = DecisionTreeRegressor(splitter="hist", max_depth=max_depth).fit(X, y)
+    model = HistGradientBoostingRegressor(
+        max_iter=1, learning_rate=1.0, l2_regularization=0.0, min_samples_leaf=1,
+        early_stopping=False, max_leaf_nodes=None, max_depth=max_depth).fit(X, y)
+    ties, diverging = compare_with_hist_gradient_boosting(ours.tree_, model, X, y)
+    assert ours.tree_.missing_go_to_left.any()
+    if max_depth == 3:
+        assert (ties, diverging) == (0, 0)
+    if diverging == 0:
+        # each prediction a leaf's mean: ours summed in float64, theirs from float32
+        # gradients (2**-24 of the largest |y - baseline|)
+        np.testing.assert_allclose(ours.predict(X), model.predict(X), rtol=0,
+                                   atol=4 * sums_tolerance(len(y), np.abs(y).max())
+                                   + 4 * FLOAT32_EPS * 2 * np.abs(y).max())

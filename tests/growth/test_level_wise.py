@@ -341,3 +341,32 @@ def test_level_wise_trees_equal_scikit_learns(real_data, name, max_depth):
         assert ties == 0
     if name == "california_housing" or max_depth < 8:
         assert diverging == 0
+
+
+# --- what level-wise growth refuses ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("splitter", ["cumsum", "hist"])
+def test_level_wise_growth_refuses_missing_values(splitter):
+    X = np.array([[0.0], [np.nan], [2.0], [3.0]])
+    finder = Finder(splitter, "squared_error")
+    with pytest.raises(ValueError, match=r"level-wise growth does not handle missing values "
+                                         r"\(NaN\); grow the tree with builder="
+                                         r"'depth_first' or 'best_first'"):
+        grow("level_wise", finder.prepare(X), np.arange(4.0)[:, None], finder,
+             StoppingRules())
+    # the per-node growers take them
+    tree = grow("depth_first", finder.prepare(X), np.arange(4.0)[:, None], finder,
+                StoppingRules())
+    assert tree.n_leaves == 4
+
+
+def test_level_wise_growth_refuses_absolute_error_and_categories():
+    from treelib.finders.categorical import Categories
+
+    X, Y = np.arange(4.0)[:, None], np.arange(4.0)[:, None]
+    with pytest.raises(ValueError, match="criterion='absolute_error' needs a per-node grower"):
+        grow("level_wise", X, Y, Finder("cumsum", "absolute_error"), StoppingRules())
+    finder = Finder("cumsum", "squared_error", categories=Categories(np.array([4])))
+    with pytest.raises(ValueError, match="level-wise growth does not split categorical"):
+        grow("level_wise", X, Y, finder, StoppingRules())
