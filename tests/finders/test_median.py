@@ -116,13 +116,13 @@ def test_running_losses_by_hand():
 
 @pytest.mark.xfail(strict=True, reason="library bug: median_gains bounds a gain's rounding "
                    "by 4 (n + 2) EPS times the losses, but running_losses takes differences "
-                   "of Fenwick sums of order |y| W (seven equal targets 9.35: a gain of "
-                   "7e-15 for 0, bound 6e-29; an offset of 1e6: an error of 1e-10, bound "
+                   "of Fenwick sums of order |y| W (seven equal targets 63.7: a gain of "
+                   "3e-14 for 0, bound 2e-28; an offset of 1e6: an error of 1e-10, bound "
                    "1e-14), so exact ties are broken by rounding (68 of 300 random nodes of "
                    "a feature and its negation pick the second)")
 def test_the_rounding_bounds_cover_the_running_losses():
     # seven equal targets: every exact gain is 0
-    y = np.full(7, 9.35148704)
+    y = np.full(7, 63.69616873214543)
     X = np.array([[0.0]] * 6 + [[1.0]])
     order, _, valid = candidate_cuts(X)
     gains, bounds = median_gains(y[:, None], order, valid)
