@@ -396,9 +396,10 @@ def walk_pairs(a, b):
 
 def assert_same_tree(a, b, *, scale=None):
     """Two trees are the same tree: every pair of nodes holds the same test (feature,
-    and threshold bit for bit), the same number of samples, the same value and impurity
-    up to the rounding of sums in different orders, and leaves face leaves.  ``scale``
-    bounds the statistics' magnitude (default: the largest |value| of the trees)."""
+    and threshold bit for bit, or the same categories), the same number of samples, the
+    same value and impurity up to the rounding of sums in different orders, and leaves
+    face leaves.  ``scale`` bounds the statistics' magnitude (default: the largest
+    |value| of the trees)."""
     visited = 0
     scale = scale if scale is not None else max(np.abs(a.value).max(), np.abs(b.value).max(),
                                                 1.0)
@@ -408,7 +409,9 @@ def assert_same_tree(a, b, *, scale=None):
         n = a.n_node_samples[i]
         assert n == b.n_node_samples[j], where
         assert a.feature[i] == b.feature[j], where
-        assert a.threshold[i] == b.threshold[j], where               # exactly
+        assert np.array_equal(a.threshold[i], b.threshold[j], equal_nan=True), where  # exactly
+        assert a.categorical[i] == b.categorical[j], where           # and the same categories
+        assert np.array_equal(a.category_bits[i], b.category_bits[j]), where
         np.testing.assert_allclose(a.value[i], b.value[j], rtol=0,
                                    atol=4 * sums_tolerance(n, scale), err_msg=where)
         np.testing.assert_allclose(a.impurity[i], b.impurity[j], rtol=0,

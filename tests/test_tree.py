@@ -450,3 +450,42 @@ def test_every_splitter_grows_the_same_tree(splitter, random_data):
     for name in ["children_left", "children_right", "feature", "threshold",
                  "n_node_samples", "value", "impurity"]:
         np.testing.assert_array_equal(getattr(tree, name), getattr(reference, name))
+
+
+# --- categorical splits ------------------------------------------------------------------------
+
+
+@settings(max_examples=100, deadline=None)
+@given(left=st.sets(st.integers(0, 254), max_size=40),
+       codes=hnp.arrays(np.float64, st.integers(1, 60), elements=st.integers(0, 254).map(float)
+                        | st.just(np.nan)),
+       missing_go_to_left=st.booleans())
+def test_categorical_splits_route_by_their_bitsets_as_isin(left, codes, missing_go_to_left):
+    # root: x0 in ``left`` goes left (node 1), the others right (node 2), NaN with the
+    # direction; the bitset of 256 bits holds every code a feature can have
+    recorder = TreeRecorder()
+    root = recorder.add_nodes([[0.0]], [1.0], [4])
+    recorder.add_nodes([[1.0]], [0.0], [2], root, LEFT)
+    recorder.add_nodes([[2.0]], [0.0], [2], root, RIGHT)
+    recorder.set_splits(root, 0, np.nan, missing_go_to_left, categories_left=sorted(left))
+    tree = recorder.finish()
+    assert tree.categorical.tolist() == [True, False, False]
+    assert tree.categories_left(0).tolist() == sorted(left)
+    present = ~np.isnan(codes)
+    np.testing.assert_array_equal(
+        tree.categories_go_left(np.zeros(present.sum(), dtype=np.intp), codes[present]),
+        np.isin(codes[present], sorted(left)))
+    expected = np.where(np.isnan(codes), 1 if missing_go_to_left else 2,
+                        np.where(np.isin(codes, sorted(left)), 1, 2))
+    np.testing.assert_array_equal(tree.apply(codes[:, None]), expected)
+
+
+def test_export_text_shows_the_categories_sent_left():
+    recorder = TreeRecorder()
+    root = recorder.add_nodes([[0.0]], [1.0], [4])
+    recorder.add_nodes([[1.0]], [0.0], [2], root, LEFT)
+    recorder.add_nodes([[2.0]], [0.0], [2], root, RIGHT)
+    recorder.set_splits(root, 0, np.nan, True, categories_left=[3, 0])
+    assert recorder.finish().export_text(["month"], decimals=1).splitlines() == [
+        "|--- month in {0, 3}", "|   |--- value: [1.0]",
+        "|--- month not in {0, 3}", "|   |--- value: [2.0]"]
