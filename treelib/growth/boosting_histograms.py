@@ -41,7 +41,7 @@ class BinnedData:
     """
 
     def __init__(self, codes, n_bins, categorical=None):
-        codes = np.asarray(codes, dtype=np.uint8)
+        self.codes = codes = np.asarray(codes, dtype=np.uint8)
         self.n_samples, self.n_features = codes.shape
         self.n_bins = np.asarray(n_bins, dtype=np.intp)
         self.categorical = (np.zeros(self.n_features, bool) if categorical is None
@@ -162,13 +162,15 @@ def candidate_sums(hist, data):
 def best_splits(hist, sums, data, rules, roots):
     """The best split of each of m nodes from their histograms.
 
-    ``sums``: the nodes' ``NodeSums``; ``rules``: a ``BoostingRules``; ``roots`` (m,)
-    bool: the nodes searched with scikit-learn's root value 0, whose gain is measured
-    without the parent's term ``G^2 / (H + l2)`` (it only decides whether the node
-    splits).  Returns, per node, ``(gain, feature, cut, n_left, G_L, H_L, order)`` or None
-    where no candidate has a positive gain.  A cut is a candidate when both children keep
-    ``min_samples_leaf`` samples and a sum of hessians of ``min_hessian_to_split``.
-    O(m f B).
+    ``sums``: the nodes' ``NodeSums``; ``rules``: a ``BoostingRules``.  A cut is a
+    candidate when both children keep ``min_samples_leaf`` samples and a sum of hessians
+    of ``min_hessian_to_split``; the best one (``treelib.split.best_cut``'s tie rule)
+    splits the node if its gain is positive beyond rounding (above its rounding bound:
+    a node whose gains are all zero up to rounding, such as a node of equal gradients,
+    stays a leaf).  ``roots`` (m,) bool: the nodes searched with scikit-learn's root
+    value 0, whose gain is measured without the parent's term ``G^2 / (H + l2)``, so
+    that they split whenever a candidate exists.  Returns, per node, ``(gain, feature,
+    cut, n_left, G_L, H_L, order)`` or None.  O(m f B).
     """
     GL, HL, NL, order = candidate_sums(hist, data)
     G, H, N = (v[:, None, None] for v in (sums.G, sums.H, sums.N))
@@ -183,16 +185,22 @@ def best_splits(hist, sums, data, rules, roots):
     m, f, n_cuts = gains.shape
     gains, GL, HL = (a.reshape(m, f * n_cuts) for a in (gains, GL, HL))
     tops = gains.max(axis=1)
-    near = gains >= (tops - 2 * newton_bound_cap(sums, tops))[:, None]
+    caps = newton_bound_cap(sums, tops)
+    near = gains >= (tops - 2 * caps)[:, None]
     results = []
     for s in range(m):
         if not np.isfinite(tops[s]):
             results.append(None)
             continue
-        i = int(np.argmax(gains[s])) if near[s].sum() == 1 else \
-            tie_broken_best(gains[s], GL[s], HL[s], np.flatnonzero(near[s]), sums, s, l2)
-        offset = sums.G[s] ** 2 / (sums.H[s] + l2) if roots[s] else 0.0
-        if not gains[s, i] + offset > 0:
+        contenders = [int(np.argmax(gains[s]))] if near[s].sum() == 1 else \
+            np.flatnonzero(near[s])
+        if len(contenders) == 1 and (roots[s] or tops[s] > 2 * caps[s]):
+            i, bound = contenders[0], 0.0             # (positive beyond any bound)
+        else:
+            i, bound = tie_broken_best(gains[s], GL[s], HL[s], contenders, sums, s, l2)
+        if roots[s]:
+            bound = -sums.G[s] ** 2 / (sums.H[s] + l2)
+        if not gains[s, i] > bound:
             results.append(None)
             continue
         feature, cut = divmod(i, n_cuts)
@@ -212,14 +220,16 @@ def newton_bound_cap(sums, tops):
 
 
 def tie_broken_best(gains, GL, HL, contenders, sums, s, l2):
-    """Index (feature-major) of node s's best cut under ``treelib.split.best_cut``, from
-    the cuts that could tie with the best (``contenders``, increasing): their exact
-    rounding bounds (``treelib.gains.gain_rounding_bound``), and ``best_cut`` on them
-    listed feature by feature, cut by cut, which is its rule on the whole (cuts x
-    features) array: the lowest feature, then the lowest cut, among the tied."""
+    """``(index, bound)`` of node s's best cut under ``treelib.split.best_cut`` (index
+    feature-major) and its rounding bound, from the cuts that could tie with the best
+    (``contenders``, increasing): their exact rounding bounds
+    (``treelib.gains.gain_rounding_bound``), and ``best_cut`` on them listed feature by
+    feature, cut by cut, which is its rule on the whole (cuts x features) array: the
+    lowest feature, then the lowest cut, among the tied."""
+    contenders = np.asarray(contenders)
     G, H = sums.G[s], sums.H[s]
     bounds = gain_rounding_bound(GL[contenders][:, None], HL[contenders], np.array([G]), H,
                                  "newton", abs_total=np.array([sums.A[s]]),
                                  gain=gains[contenders], n_terms=sums.N[s], l2=l2)
     cut, _ = best_cut(gains[contenders][:, None], bounds[:, None])
-    return int(contenders[cut])
+    return int(contenders[cut]), float(bounds[cut])
