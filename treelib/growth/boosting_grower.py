@@ -115,7 +115,7 @@ def grow_boosting_tree(data, g, h=None, rules=BoostingRules(), shrinkage=1.0, sa
         counter.histogram_pairs += len(samples) * data.n_features
     if len(samples) >= 2 * msl and H >= rules.min_hessian_to_split:
         search(0, [(0, samples, G, H, float(abs_g[samples].sum()))], hist, [True])
-    while heap and (rules.max_leaf_nodes is None or len(leaves) < rules.max_leaf_nodes):
+    while heap:
         _, _, (node, rows, G, H, A), depth, node_hist, found = heapq.heappop(heap)
         _, feature, cut, n_left, GL, HL, order = found
         goes_left, missing_left, categories = split_rows(data, rows, feature, cut, order,
@@ -126,6 +126,8 @@ def grow_boosting_tree(data, g, h=None, rules=BoostingRules(), shrinkage=1.0, sa
                            sides, shrinkage)
         del leaves[node]
         leaves.update(zip(ids, (left, right)))
+        if rules.max_leaf_nodes is not None and len(leaves) >= rules.max_leaf_nodes:
+            break                                  # (no histograms for the last children)
         if rules.max_depth is not None and depth + 1 >= rules.max_depth:
             continue
         splittable = [c for c in (0, 1) if len(sides[c][2]) >= 2 * msl]

@@ -182,10 +182,10 @@ def best_splits(hist, sums, data, rules, roots):
     with np.errstate(divide="ignore", invalid="ignore"):
         gains = np.where(valid, gain_from_sums(GL[..., None], HL, G[..., None], H, "newton",
                                                l2), -np.inf)
-    m, f, n_cuts = gains.shape
-    gains, GL, HL = (a.reshape(m, f * n_cuts) for a in (gains, GL, HL))
-    tops = gains.max(axis=1)
-    caps = newton_bound_cap(sums, tops)
+        m, f, n_cuts = gains.shape
+        gains, GL, HL = (a.reshape(m, f * n_cuts) for a in (gains, GL, HL))
+        tops = gains.max(axis=1, initial=-np.inf)
+        caps = newton_bound_cap(sums, tops)
     near = gains >= (tops - 2 * caps)[:, None]
     results = []
     for s in range(m):
