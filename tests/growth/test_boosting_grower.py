@@ -143,8 +143,9 @@ def test_the_cap_is_treelibs_bound_cap():
     tops, scale = rng.uniform(0, 5, 5), 3.0
     expected = bound_cap(G[:, None], H, "newton", abs_total=A[:, None], max_gain=tops,
                          n_terms=N, scale=np.full((5, 1), scale))
-    np.testing.assert_allclose(newton_bound_cap(NodeSums(G, H, N, A, scale), tops), expected,
-                               rtol=1e-14)
+    sums = NodeSums(G, H, N, A, scale)
+    np.testing.assert_allclose([newton_bound_cap(sums, tops[s], s) for s in range(5)],
+                               expected, rtol=1e-14)
 
 
 def california_codes():

@@ -10,6 +10,7 @@ Command line (``python -m treelib.bench --help``)::
     python -m treelib.bench auc             # seed article 001's AUC table
     python -m treelib.bench methods         # every split method, side by side
     python -m treelib.bench rdt_cost        # random decision trees against O(depth x n)
+    python -m treelib.bench boosting        # gradient boosting against its peers
 
 Each writes ``benchmarks/<file>.csv`` (``--output`` to change): one row per fit, after
 ``# key: value`` lines that record the machine it ran on.  Every fit runs with
@@ -20,7 +21,7 @@ algorithms: it imports pandas, scikit-learn and threadpoolctl.
 from dataclasses import dataclass
 from types import ModuleType
 
-from treelib.bench import auc, bins, growth, methods, rdt_cost, subtraction, timing
+from treelib.bench import auc, bins, boosting, growth, methods, rdt_cost, subtraction, timing
 from treelib.bench.fitting import california_split, r2, resampled_california, time_fit
 from treelib.bench.machine import machine_info
 from treelib.bench.results import (
@@ -64,6 +65,9 @@ BENCHMARKS = {
     "rdt_cost": Benchmark(rdt_cost, "training cost of random decision trees against n, "
                           "depth and features", "rdt_cost"),
 }
+BENCHMARKS["boosting"] = Benchmark(boosting, "gradient boosting against scikit-learn, "
+                                   "LightGBM and XGBoost; line search; GOSS (minutes)",
+                                   "boosting")
 
 __all__ = ["BENCHMARKS", "Benchmark", "RESULTS_DIR", "california_split", "fit_exponent",
            "load_results", "machine_info", "r2", "read_results", "resampled_california",

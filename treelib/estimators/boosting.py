@@ -33,6 +33,7 @@ from ``random_state``) and its stopping rule, on the loss only (``scoring="loss"
 """
 
 import numbers
+from collections import deque
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
@@ -215,12 +216,7 @@ class BaseHistGradientBoosting(BaseEstimator):
 
     def _raw_predict(self, X):
         """Raw predictions (n, k): the baseline plus every tree, added in order."""
-        X = self._validate_X(X, reset=False)
-        raw = np.zeros((len(X), self.n_trees_per_iteration_)) + self.baseline_
-        for trees in self.trees_:
-            for k, tree in enumerate(trees):
-                raw[:, k] += tree.predict(X)[:, 0]
-        return raw
+        return deque(self._staged_raw_predict(X), maxlen=1)[0]
 
     def _staged_raw_predict(self, X):
         X = self._validate_X(X, reset=False)
@@ -378,9 +374,17 @@ class HistGradientBoostingClassifier(ClassifierMixin, BaseHistGradientBoosting):
         raw = self._raw_predict(X)
         return raw[:, 0] if raw.shape[1] == 1 else raw
 
+    def staged_decision_function(self, X):
+        """The raw predictions after each iteration."""
+        for raw in self._staged_raw_predict(X):
+            yield raw[:, 0] if raw.shape[1] == 1 else raw
+
     def predict_proba(self, X):
         """Class probabilities (n, n_classes)."""
-        raw = self._raw_predict(X)
+        return self._proba(self._raw_predict(X))
+
+    @staticmethod
+    def _proba(raw):
         if raw.shape[1] > 1:
             return HalfMultinomialLoss(raw.shape[1]).predict(raw)
         p = HalfBinomialLoss().predict(raw)

@@ -145,8 +145,8 @@ def candidate_sums(hist, data):
                 order[s, j] = np.concatenate([present, rest])
         g, n = (np.take_along_axis(a, order, axis=-1) for a in (g, n))
         h = None if h is None else np.take_along_axis(h, order, axis=-1)
-    GL, NL = (np.cumsum(a, axis=-1)[..., :-1] for a in (g, n))
-    HL = NL if h is None else np.cumsum(h, axis=-1)[..., :-1]
+    GL, NL = (np.cumsum(a[..., :-1], axis=-1) for a in (g, n))  # (the last: all left)
+    HL = NL if h is None else np.cumsum(h[..., :-1], axis=-1)
     if data.missing_column < 0:
         return GL, HL, NL, order
     miss = data.missing_column
@@ -176,26 +176,24 @@ def best_splits(hist, sums, data, rules, roots):
     G, H, N = (v[:, None, None] for v in (sums.G, sums.H, sums.N))
     msl, min_hessian, l2 = (rules.min_samples_leaf, rules.min_hessian_to_split,
                             rules.l2_regularization)
-    valid = (NL >= msl) & (NL <= N - msl)
+    invalid = (NL < msl) | (NL > N - msl)
     if hist.h is not None or min_hessian > msl:      # (counts of at least msl >= 1 pass)
-        valid &= (HL >= min_hessian) & (H - HL >= min_hessian)
+        invalid |= (HL < min_hessian) | (H - HL < min_hessian)
     with np.errstate(divide="ignore", invalid="ignore"):
-        gains = np.where(valid, gain_from_sums(GL[..., None], HL, G[..., None], H, "newton",
-                                               l2), -np.inf)
+        gains = gain_from_sums(GL[..., None], HL, G[..., None], H, "newton", l2)
+        gains[invalid] = -np.inf
         m, f, n_cuts = gains.shape
         gains, GL, HL = (a.reshape(m, f * n_cuts) for a in (gains, GL, HL))
         tops = gains.max(axis=1, initial=-np.inf)
-        caps = newton_bound_cap(sums, tops)
-    near = gains >= (tops - 2 * caps)[:, None]
     results = []
-    for s in range(m):
-        if not np.isfinite(tops[s]):
+    for s, top in enumerate(tops.tolist()):
+        if top == -np.inf:
             results.append(None)
             continue
-        contenders = [int(np.argmax(gains[s]))] if near[s].sum() == 1 else \
-            np.flatnonzero(near[s])
-        if len(contenders) == 1 and (roots[s] or tops[s] > 2 * caps[s]):
-            i, bound = contenders[0], 0.0             # (positive beyond any bound)
+        cap = newton_bound_cap(sums, top, s)
+        contenders = np.flatnonzero(gains[s] >= top - 2 * cap)
+        if len(contenders) == 1 and (roots[s] or top > 2 * cap):
+            i, bound = int(contenders[0]), 0.0        # (positive beyond any bound)
         else:
             i, bound = tie_broken_best(gains[s], GL[s], HL[s], contenders, sums, s, l2)
         if roots[s]:
@@ -210,13 +208,14 @@ def best_splits(hist, sums, data, rules, roots):
     return results
 
 
-def newton_bound_cap(sums, tops):
-    """``treelib.gains.bound_cap`` for the Newton gain of nodes whose best gains are
-    ``tops``: ``4 EPS (top + 2 G^2 / H) + 32 N EPS A scale``, since ``|G_L| / H_L`` is a
+def newton_bound_cap(sums, top, s):
+    """``treelib.gains.bound_cap`` for the Newton gain of node s whose best gain is
+    ``top``: ``4 EPS (top + 2 G^2 / H) + 32 N EPS A scale``, since ``|G_L| / H_L`` is a
     weighted mean of the node's ``|g / h|``, at most the tree's largest, ``sums.scale``.
     Only cuts within twice this of a node's best gain can tie with it."""
-    return (4 * EPS * (np.maximum(tops, 0.0) + 2 * sums.G * sums.G / sums.H)
-            + 32 * EPS * sums.N * sums.A * sums.scale)
+    G, H, N, A = sums.G[s], sums.H[s], sums.N[s], sums.A[s]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return float(4 * EPS * (max(top, 0.0) + 2 * G * G / H) + 32 * EPS * N * A * sums.scale)
 
 
 def tie_broken_best(gains, GL, HL, contenders, sums, s, l2):
