@@ -38,7 +38,7 @@ from collections import deque
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.model_selection import train_test_split
-from sklearn.utils import check_random_state
+from sklearn.utils import check_random_state, check_X_y
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
@@ -312,8 +312,8 @@ class HistGradientBoostingRegressor(RegressorMixin, BaseHistGradientBoosting):
         if self.loss != "squared_error":
             raise ValueError(f"loss must be 'squared_error'; got {self.loss!r}")
         X = self._validate_X(X, reset=True)
-        X, y = validate_data(self, X, y, dtype=np.float64, ensure_all_finite="allow-nan",
-                             y_numeric=True, reset=False)
+        X, y = check_X_y(X, y, dtype=np.float64, ensure_all_finite="allow-nan",
+                         y_numeric=True)
         return self._fit(X, np.asarray(y, dtype=np.float64), sample_weight,
                          HalfSquaredError())
 
@@ -360,8 +360,7 @@ class HistGradientBoostingClassifier(ClassifierMixin, BaseHistGradientBoosting):
         if self.loss != "log_loss":
             raise ValueError(f"loss must be 'log_loss'; got {self.loss!r}")
         X = self._validate_X(X, reset=True)
-        X, y = validate_data(self, X, y, dtype=np.float64, ensure_all_finite="allow-nan",
-                             reset=False)
+        X, y = check_X_y(X, y, dtype=np.float64, ensure_all_finite="allow-nan")
         check_classification_targets(y)
         self.classes_, codes = np.unique(y, return_inverse=True)
         self.n_classes_ = len(self.classes_)

@@ -129,7 +129,6 @@ def boost(data, y, loss, *, max_iter=100, learning_rate=0.1, rules=None,
     rules = BoostingRules() if rules is None else rules
     fit = BoostedTrees(baseline=loss.baseline(y, weights))
     raw = np.zeros((data.n_samples, loss.n_outputs)) + fit.baseline
-    values = None if sampling is None else codes_as_values(data.codes)
     if validation is not None:
         val_values, val_y, val_w = codes_as_values(validation[0]), validation[1], validation[2]
         val_raw = np.zeros((len(val_y), loss.n_outputs)) + fit.baseline
@@ -153,8 +152,6 @@ def boost(data, y, loss, *, max_iter=100, learning_rate=0.1, rules=None,
             tree, node_of = grow_boosting_tree(data, g[:, k], None if h is None else h[:, k],
                                                rules, 1.0 if search else learning_rate, rows,
                                                counter)
-            if rows is not None:
-                node_of = tree.apply(values)
             update = tree.value[node_of, 0]
             step = line_search(loss, y, raw, k, update, weights) if search else learning_rate
             if search:

@@ -78,9 +78,9 @@ def grow_boosting_tree(data, g, h=None, rules=BoostingRules(), shrinkage=1.0, sa
     all; GOSS passes a sample); ``counter``: a ``treelib.counters.GrowthCounter``.
     Returns ``(tree, node_of)``: a ``treelib.tree.Tree`` whose thresholds are **bins**
     (``on_features`` writes them on the features), each node's value ``-G / (H + l2)``
-    times ``shrinkage`` (the root's 0 if it is a leaf), and the leaf each row of
-    ``samples`` ends in (-1 for the rows not in ``samples``).  Node ids: the root 0, the
-    k-th split's children 2k + 1 and 2k + 2.
+    times ``shrinkage`` (the root's 0 if it is a leaf), and the leaf every row ends in
+    (the rows outside ``samples`` take no part in the histograms; they follow the splits
+    to their leaves).  Node ids: the root 0, the k-th split's children 2k + 1 and 2k + 2.
     """
     every_row = samples is None
     samples = np.arange(data.n_samples) if every_row else np.asarray(samples, np.intp)
@@ -96,6 +96,9 @@ def grow_boosting_tree(data, g, h=None, rules=BoostingRules(), shrinkage=1.0, sa
                                                           data.missing_column)
     record = GrowthRecord(G, H, len(samples), l2)
     leaves, heap, created = {0: samples}, [], 0
+    outside = np.ones(data.n_samples, dtype=bool)
+    outside[samples] = False
+    others = {0: np.flatnonzero(outside)}                 # rows that only follow the splits
 
     def search(depth, nodes, batch, roots):
         """Search ``nodes`` [(id, rows, G, H, sum |g|)] with histograms ``batch``; push
@@ -126,6 +129,9 @@ def grow_boosting_tree(data, g, h=None, rules=BoostingRules(), shrinkage=1.0, sa
                            sides, shrinkage)
         del leaves[node]
         leaves.update(zip(ids, (left, right)))
+        passive = others.pop(node)
+        passive_left = split_rows(data, passive, feature, cut, order, n_left)[0]
+        others.update(zip(ids, (passive[passive_left], passive[~passive_left])))
         if rules.max_leaf_nodes is not None and len(leaves) >= rules.max_leaf_nodes:
             break                                  # (no histograms for the last children)
         if rules.max_depth is not None and depth + 1 >= rules.max_depth:
@@ -146,9 +152,10 @@ def grow_boosting_tree(data, g, h=None, rules=BoostingRules(), shrinkage=1.0, sa
                  for c in splittable]
         batch = pair[splittable[0]] if len(nodes) == 1 else pair[0].stack(pair[1])
         search(depth + 1, nodes, batch, [False] * len(nodes))
-    node_of = np.full(data.n_samples, -1, dtype=np.intp)
+    node_of = np.empty(data.n_samples, dtype=np.intp)
     for node, rows in leaves.items():
         node_of[rows] = node
+        node_of[others[node]] = node
     return record.finish(), node_of
 
 
