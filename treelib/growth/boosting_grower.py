@@ -141,7 +141,7 @@ def grow_boosting_tree(data, g, h=None, rules=BoostingRules(), shrinkage=1.0, sa
             continue
         small = 0 if len(left) < len(right) else 1       # scikit-learn: right on a tie
         small_rows = sides[small][2]
-        pair = [count_histograms(data, small_rows, g, h)] * 2
+        pair = [count_histograms(data, small_rows, g, h, sides[small][:2])] * 2
         pair[1 - small] = node_hist - pair[small]
         a_sides = [float(abs_g[small_rows].sum())] * 2   # sum |g|, for rounding bounds
         a_sides[1 - small] = max(A - a_sides[small], 0.0) * (1 + 1e-12)

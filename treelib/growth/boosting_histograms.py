@@ -24,6 +24,9 @@ from treelib.finders.categorical import category_order
 from treelib.gains import EPS, gain_from_sums, gain_rounding_bound
 from treelib.split import MISSING_BIN, best_cut
 
+#: A feature whose most frequent bin holds at least this share of the rows is counted
+#: sparsely (``BinnedData``).
+SPARSE_SHARE = 0.5
 #: Categories are sorted by ``G / (H + CATEGORY_SMOOTHING)`` (LightGBM's ``cat_smooth``,
 #: scikit-learn's ``MIN_CAT_SUPPORT``).
 CATEGORY_SMOOTHING = 10.0
@@ -36,8 +39,12 @@ class BinnedData:
     of real values of each feature (for a categorical feature, its number of
     categories); ``categorical`` (f,) bool.  Kept here: ``keys`` (f, n), the histogram
     entry ``feature * width + bin`` of every value (the missing values in the last
-    column, ``missing_column``), feature by feature, and the histogram of sample counts of
-    all the rows (the same for every tree grown on them).
+    column, ``missing_column``), feature by feature; the histogram of sample counts of all
+    the rows (the same for every tree grown on them); and, for the *sparse* features,
+    whose most frequent bin holds at least ``SPARSE_SHARE`` of the rows (one-hot columns,
+    mostly zero), their other values only, row after row (``row_ptr``, ``entry_rows``,
+    ``entry_keys``): LightGBM's "most frequent bin", counted as the node's total minus
+    the others.
     """
 
     def __init__(self, codes, n_bins, categorical=None):
@@ -56,6 +63,15 @@ class BinnedData:
             dtype=np.intp)
         self.all_counts = np.bincount(self.keys.ravel(), minlength=self.offsets[-1] +
                                       self.width).reshape(1, self.n_features, self.width) * 1.0
+        default = self.all_counts[0].argmax(axis=1) + self.offsets       # flat keys
+        self.sparse = self.all_counts[0].max(axis=1) >= SPARSE_SHARE * self.n_samples
+        self.dense_keys = np.ascontiguousarray(self.keys[~self.sparse])
+        self.default_keys = default[self.sparse]
+        sparse_keys = self.keys[self.sparse].T                  # (n, sparse features)
+        self.entry_rows, which = np.nonzero(sparse_keys != self.default_keys)   # row-major
+        self.entry_keys = sparse_keys[self.entry_rows, which]
+        self.row_ptr = np.concatenate([[0], np.cumsum(np.bincount(self.entry_rows,
+                                                                  minlength=self.n_samples))])
 
 
 class Histograms:
@@ -85,25 +101,57 @@ class Histograms:
                           np.concatenate([self.n, other.n]))
 
 
-def count_histograms(data, samples, g, h=None):
+def count_histograms(data, samples, g, h=None, totals=None):
     """The histograms of the node holding ``samples`` (increasing; None: every row),
     shape (1, f, width), from ``g`` and ``h`` (float64, all the rows): one
     ``np.bincount`` per statistic over the keys, feature after feature, so each bin adds
-    its values in the order of the samples (as scikit-learn does).  O(f n_node)."""
+    its values in the order of the samples (as scikit-learn does).  A sparse feature's
+    most frequent bin is the node's ``totals`` ``(G, H, N)`` minus its other bins.
+    O(f n_node), O(nonzero values) for the sparse features."""
     f, width = data.n_features, data.width
-    shape = (1, f, width)
-    if samples is None:
-        keys = data.keys.ravel()
+    shape, size, n_dense = (1, f, width), f * width, len(data.dense_keys)
+    every_row = samples is None
+    rows = np.arange(data.n_samples) if every_row else samples
+    keys = [(data.dense_keys if every_row else np.take(data.dense_keys, rows, axis=1)).ravel()]
+    entries = slice(None) if every_row else segments(data.row_ptr, rows)
+    keys.append(data.entry_keys[entries])
+    keys = np.concatenate(keys) if len(keys[1]) else keys[0]
+    entry_rows = data.entry_rows[entries]
+
+    def per_bin(weights, total):
+        values = np.tile(weights if every_row else weights[rows], n_dense)
+        if len(entry_rows):
+            values = np.concatenate([values, weights[entry_rows]])
+        # (astype: without any key, np.bincount returns integers even with weights)
+        hist = np.bincount(keys, weights=values, minlength=size).astype(np.float64, copy=False)
+        return fill_defaults(hist, data, total).reshape(shape)
+
+    if every_row:
+        n = data.all_counts
     else:
-        keys = np.take(data.keys, samples, axis=1).ravel()
-        g, h = g[samples], None if h is None else h[samples]
+        n = fill_defaults(np.bincount(keys, minlength=size) * 1.0, data,
+                          len(rows)).reshape(shape)
+    if totals is None and len(data.default_keys):
+        totals = (g[rows].sum(), None if h is None else h[rows].sum())
+    G, H = (None, None) if totals is None else totals[:2]
+    return Histograms(per_bin(g, G), None if h is None else per_bin(h, H), n)
 
-    def per_bin(weights):
-        return np.bincount(keys, weights=np.tile(weights, f), minlength=f * width).reshape(shape)
 
-    n = data.all_counts if samples is None else \
-        np.bincount(keys, minlength=f * width).reshape(shape) * 1.0
-    return Histograms(per_bin(g), None if h is None else per_bin(h), n)
+def segments(starts, rows):
+    """The positions ``starts[r] .. starts[r + 1] - 1`` of every row r of ``rows``, in
+    order (the entries of those rows in a row-major list)."""
+    begin, end = starts[rows], starts[rows + 1]
+    lengths = end - begin
+    return np.repeat(begin - np.cumsum(lengths) + lengths, lengths) + np.arange(lengths.sum())
+
+
+def fill_defaults(hist, data, total):
+    """Set the most frequent bin of every sparse feature in the flat histogram ``hist``
+    to ``total`` minus the feature's other bins."""
+    if len(data.default_keys):
+        per_feature = hist.reshape(data.n_features, data.width)[data.sparse].sum(axis=1)
+        hist[data.default_keys] = total - per_feature
+    return hist
 
 
 class NodeSums:
