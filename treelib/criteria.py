@@ -28,7 +28,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from treelib.gains import xlog2x, xlogx
+from treelib.gains import xlog2x
 from treelib.segments import segment_ids, segment_starts
 from treelib.validation import check_array, check_class_labels, check_target_range
 

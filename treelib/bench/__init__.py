@@ -13,6 +13,7 @@ Command line (``python -m treelib.bench --help``)::
     python -m treelib.bench criteria        # absolute error against n, Poisson on bikeshare
     python -m treelib.bench missing         # missing values: three answers, masked california
     python -m treelib.bench categorical     # categorical splits against the number of categories
+    python -m treelib.bench boosting        # gradient boosting against its peers
 
 Each writes ``benchmarks/<file>.csv`` (``--output`` to change): one row per fit, after
 ``# key: value`` lines that record the machine it ran on.  Every fit runs with
@@ -26,6 +27,7 @@ from types import ModuleType
 from treelib.bench import (
     auc,
     bins,
+    boosting,
     categorical,
     criteria,
     growth,
@@ -86,6 +88,9 @@ BENCHMARKS = {
     "categorical": Benchmark(categorical, "categorical splits of bikeshare against the "
                              "number of categories (a minute)", "categorical"),
 }
+BENCHMARKS["boosting"] = Benchmark(boosting, "gradient boosting against scikit-learn, "
+                                   "LightGBM and XGBoost; line search; GOSS (minutes)",
+                                   "boosting")
 
 __all__ = ["BENCHMARKS", "Benchmark", "RESULTS_DIR", "california_split", "fit_exponent",
            "load_results", "machine_info", "r2", "read_results", "resampled_california",
