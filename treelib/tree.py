@@ -76,7 +76,8 @@ class Tree:
             below = children[level]                                # (nodes, 3)
             exists = below != TREE_LEAF
             depth[below[exists]] = np.repeat(depth[level], exists.sum(axis=1)) + 1
-            level = below[exists]
+            # a CART split's missing-value child is its left or right child: once each
+            level = np.unique(below[exists])
         return depth
 
     @property
