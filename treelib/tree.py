@@ -133,6 +133,9 @@ class Tree:
         internal = np.flatnonzero(~self.is_leaf)
         weighted = self.weighted_n_node_samples * self.impurity   # W I(node)
         children = self.children[internal]                      # (splits, 3)
+        # a CART split's missing-value child is its left or right child: count it once
+        twin = (children[:, 2] == children[:, 0]) | (children[:, 2] == children[:, 1])
+        children[twin, 2] = TREE_LEAF
         below = np.where(children != TREE_LEAF, weighted[children], 0.0).sum(axis=1)
         importances = np.bincount(self.feature[internal], weights=weighted[internal] - below,
                                   minlength=n_features)
