@@ -1,5 +1,11 @@
 """scikit-learn-compatible estimators (they import scikit-learn; the algorithms do not)."""
 
+from treelib.estimators.forests import (
+    ExtraTreesClassifier,
+    ExtraTreesRegressor,
+    RandomForestClassifier,
+    RandomForestRegressor,
+)
 from treelib.estimators.random_trees import (
                                              RandomDecisionTreeClassifier,
                                              RandomDecisionTreeRegressor,
@@ -7,4 +13,5 @@ from treelib.estimators.random_trees import (
 from treelib.estimators.trees import DecisionTreeClassifier, DecisionTreeRegressor
 
 __all__ = ["DecisionTreeClassifier", "DecisionTreeRegressor", "RandomDecisionTreeClassifier",
-           "RandomDecisionTreeRegressor"]
+           "RandomDecisionTreeRegressor", "RandomForestRegressor", "RandomForestClassifier",
+           "ExtraTreesRegressor", "ExtraTreesClassifier"]
