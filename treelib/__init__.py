@@ -26,7 +26,7 @@ __version__ = "0.2.0"
 ESTIMATORS = ("DecisionTreeRegressor", "DecisionTreeClassifier",
               "RandomDecisionTreeClassifier", "RandomDecisionTreeRegressor",
               "RandomForestRegressor", "RandomForestClassifier", "ExtraTreesRegressor",
-              "ExtraTreesClassifier")
+              "ExtraTreesClassifier", "ObliviousTreeRegressor", "ObliviousTreeClassifier")
 
 __all__ = ["Finder", "Split", "Tree", "best_split", *ESTIMATORS]
 

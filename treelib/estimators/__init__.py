@@ -6,6 +6,7 @@ from treelib.estimators.forests import (
     RandomForestClassifier,
     RandomForestRegressor,
 )
+from treelib.estimators.oblivious import ObliviousTreeClassifier, ObliviousTreeRegressor
 from treelib.estimators.random_trees import (
                                              RandomDecisionTreeClassifier,
                                              RandomDecisionTreeRegressor,
@@ -14,4 +15,5 @@ from treelib.estimators.trees import DecisionTreeClassifier, DecisionTreeRegress
 
 __all__ = ["DecisionTreeClassifier", "DecisionTreeRegressor", "RandomDecisionTreeClassifier",
            "RandomDecisionTreeRegressor", "RandomForestRegressor", "RandomForestClassifier",
-           "ExtraTreesRegressor", "ExtraTreesClassifier"]
+           "ExtraTreesRegressor", "ExtraTreesClassifier", "ObliviousTreeRegressor",
+           "ObliviousTreeClassifier"]
