@@ -257,3 +257,17 @@ def expected_failures(estimator):
     expected_failed_checks=expected_failures)
 def test_scikit_learn_compatible(estimator, check):
     check(estimator)
+
+
+def test_a_split_sends_float32_values_the_way_its_finder_counted_them():
+    # Extra trees grow on float32 features with float64 random thresholds.  A threshold
+    # between two neighbouring float32 values, nearer the upper one, once rounded to
+    # float32 inside Split.goes_left (numpy's NEP 50) and sent both values left: an
+    # empty child, and the per-node growers failed on it.
+    from treelib.split import Split
+
+    column = np.array([[2.136], [2.1362]], dtype=np.float32)
+    threshold = 2.1361998632814965            # the draw met in an extra tree on california
+    assert np.float32(threshold) == column[1, 0]
+    split = Split(feature=0, threshold=threshold, gain=1.0, n_left=1, n_right=1)
+    np.testing.assert_array_equal(split.goes_left(column), [True, False])
