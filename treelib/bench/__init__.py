@@ -10,6 +10,7 @@ Command line (``python -m treelib.bench --help``)::
     python -m treelib.bench auc             # seed article 001's AUC table
     python -m treelib.bench methods         # every split method, side by side
     python -m treelib.bench rdt_cost        # random decision trees against O(depth x n)
+    python -m treelib.bench forests         # ensembles against ensembles, forest fit time
 
 Each writes ``benchmarks/<file>.csv`` (``--output`` to change): one row per fit, after
 ``# key: value`` lines that record the machine it ran on.  Every fit runs with
@@ -20,7 +21,7 @@ algorithms: it imports pandas, scikit-learn and threadpoolctl.
 from dataclasses import dataclass
 from types import ModuleType
 
-from treelib.bench import auc, bins, growth, methods, rdt_cost, subtraction, timing
+from treelib.bench import auc, bins, forests, growth, methods, rdt_cost, subtraction, timing
 from treelib.bench.fitting import california_split, r2, resampled_california, time_fit
 from treelib.bench.machine import machine_info
 from treelib.bench.results import (
@@ -63,6 +64,9 @@ BENCHMARKS = {
                          "minutes)", "methods"),
     "rdt_cost": Benchmark(rdt_cost, "training cost of random decision trees against n, "
                           "depth and features", "rdt_cost"),
+    "forests": Benchmark(forests, "random decision trees, random forests and extra trees of "
+                         "30 trees each on california and a9a, and the random forest's fit "
+                         "time against scikit-learn's (about 20 minutes)", "forests"),
 }
 
 __all__ = ["BENCHMARKS", "Benchmark", "RESULTS_DIR", "california_split", "fit_exponent",
