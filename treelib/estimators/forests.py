@@ -266,8 +266,10 @@ max_leaf_nodes
         Draw a bootstrap sample of the rows for each tree (passed as integer sample
         weights); False: every tree sees every row.
     oob_score : bool, default=False
-        Score every training row with the trees that did not draw it (``oob_score_``;
-        needs ``bootstrap=True``).
+        Score every training row with the trees that did not draw it (``oob_score_``,
+        from ``oob_prediction_`` or ``oob_decision_function_``; needs
+        ``bootstrap=True``).  A row that every tree drew has no such prediction: it gets
+        NaN and is left out of the score (scikit-learn predicts 0 for it and scores it).
     random_state : int, RandomState instance or None, default=None
         Seeds the trees' seeds, hence the bootstrap samples (the same as scikit-learn's
         for the same ``random_state``), the features searched and the random thresholds.
