@@ -18,7 +18,7 @@ from treelib import (
     RandomForestRegressor,
 )
 from treelib.datasets import load_california_housing
-from treelib.estimators.forests import bootstrap_counts, forest_builder
+from treelib.estimators.bagging import bootstrap_counts, forest_builder
 from treelib.tree import TREE_LEAF
 
 

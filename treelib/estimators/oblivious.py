@@ -7,7 +7,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from treelib.criteria import one_hot
-from treelib.estimators.forests import checked_sample_weight
+from treelib.estimators.bagging import checked_sample_weight
 from treelib.estimators.params import check_number, forget_fit
 from treelib.finders import Finder
 from treelib.growth import StoppingRules, without_zero_weights
