@@ -24,7 +24,9 @@ from treelib.tree import Tree
 __version__ = "0.2.0"
 
 ESTIMATORS = ("DecisionTreeRegressor", "DecisionTreeClassifier",
-              "RandomDecisionTreeClassifier", "RandomDecisionTreeRegressor")
+              "RandomDecisionTreeClassifier", "RandomDecisionTreeRegressor",
+              "RandomForestRegressor", "RandomForestClassifier", "ExtraTreesRegressor",
+              "ExtraTreesClassifier", "ObliviousTreeRegressor", "ObliviousTreeClassifier")
 ESTIMATORS += ("HistGradientBoostingRegressor", "HistGradientBoostingClassifier")
 
 __all__ = ["Finder", "Split", "Tree", "best_split", *ESTIMATORS]

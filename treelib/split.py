@@ -46,7 +46,11 @@ class Split:
         if self.bin is not None:
             missing = column == MISSING_BIN
             return np.where(missing, self.missing_go_to_left, column <= self.bin)
-        return np.where(np.isnan(column), self.missing_go_to_left, column <= self.threshold)
+        # in float64, as the finders and Tree.apply compare: a Python float against a
+        # float32 column would be rounded to float32 first (numpy's NEP 50), and a
+        # threshold just below a float32 value would send that value left
+        return np.where(np.isnan(column), self.missing_go_to_left,
+                        column <= np.float64(self.threshold))
 
 
 def midpoint(low, high):

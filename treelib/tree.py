@@ -76,7 +76,8 @@ class Tree:
             below = children[level]                                # (nodes, 3)
             exists = below != TREE_LEAF
             depth[below[exists]] = np.repeat(depth[level], exists.sum(axis=1)) + 1
-            level = below[exists]
+            # a CART split's missing-value child is its left or right child: once each
+            level = np.unique(below[exists])
         return depth
 
     @property
@@ -132,10 +133,10 @@ class Tree:
         internal = np.flatnonzero(~self.is_leaf)
         weighted = self.weighted_n_node_samples * self.impurity   # W I(node)
         children = self.children[internal]                      # (splits, 3)
-        # a missing-value child that is also the left or right one counts once
-        distinct = children != TREE_LEAF
-        distinct[:, 2] &= (children[:, 2] != children[:, 0]) & (children[:, 2] != children[:, 1])
-        below = np.where(distinct, weighted[children], 0.0).sum(axis=1)
+        # a CART split's missing-value child is its left or right child: count it once
+        twin = (children[:, 2] == children[:, 0]) | (children[:, 2] == children[:, 1])
+        children[twin, 2] = TREE_LEAF
+        below = np.where(children != TREE_LEAF, weighted[children], 0.0).sum(axis=1)
         importances = np.bincount(self.feature[internal], weights=weighted[internal] - below,
                                   minlength=n_features)
         total = importances.sum()

@@ -14,6 +14,7 @@ Command line (``python -m treelib.bench --help``)::
     python -m treelib.bench missing         # missing values: three answers, masked california
     python -m treelib.bench categorical     # categorical splits against the number of categories
     python -m treelib.bench boosting        # gradient boosting against its peers
+    python -m treelib.bench forests         # ensembles against ensembles, forest fit time
 
 Each writes ``benchmarks/<file>.csv`` (``--output`` to change): one row per fit, after
 ``# key: value`` lines that record the machine it ran on.  Every fit runs with
@@ -30,6 +31,7 @@ from treelib.bench import (
     boosting,
     categorical,
     criteria,
+    forests,
     growth,
     methods,
     missing,
@@ -87,6 +89,9 @@ BENCHMARKS = {
                          "missing"),
     "categorical": Benchmark(categorical, "categorical splits of bikeshare against the "
                              "number of categories (a minute)", "categorical"),
+    "forests": Benchmark(forests, "random decision trees, random forests and extra trees of "
+                         "30 trees each on california and a9a, and the random forest's fit "
+                         "time against scikit-learn's (about 20 minutes)", "forests"),
 }
 BENCHMARKS["boosting"] = Benchmark(boosting, "gradient boosting against scikit-learn, "
                                    "LightGBM and XGBoost; line search; GOSS (minutes)",

@@ -1,9 +1,16 @@
 """scikit-learn-compatible estimators (they import scikit-learn; the algorithms do not)."""
 
 from treelib.estimators.boosting import (
-                                         HistGradientBoostingClassifier,
-                                         HistGradientBoostingRegressor,
+    HistGradientBoostingClassifier,
+    HistGradientBoostingRegressor,
 )
+from treelib.estimators.forests import (
+    ExtraTreesClassifier,
+    ExtraTreesRegressor,
+    RandomForestClassifier,
+    RandomForestRegressor,
+)
+from treelib.estimators.oblivious import ObliviousTreeClassifier, ObliviousTreeRegressor
 from treelib.estimators.random_trees import (
                                              RandomDecisionTreeClassifier,
                                              RandomDecisionTreeRegressor,
@@ -11,5 +18,7 @@ from treelib.estimators.random_trees import (
 from treelib.estimators.trees import DecisionTreeClassifier, DecisionTreeRegressor
 
 __all__ = ["DecisionTreeClassifier", "DecisionTreeRegressor", "RandomDecisionTreeClassifier",
-           "RandomDecisionTreeRegressor"]
+           "RandomDecisionTreeRegressor", "RandomForestRegressor", "RandomForestClassifier",
+           "ExtraTreesRegressor", "ExtraTreesClassifier", "ObliviousTreeRegressor",
+           "ObliviousTreeClassifier"]
 __all__ += ["HistGradientBoostingClassifier", "HistGradientBoostingRegressor"]

@@ -1,0 +1,72 @@
+"""Bagging, and how a forest grows its trees.
+
+A bootstrap sample is drawn as integer sample weights, scikit-learn's draw row for row:
+tree i gets the seed ``RandomState(random_state).randint(2**31 - 1, size=n_estimators)[i]``
+and the rows ``RandomState(seed).randint(0, n, n_bootstrap)``, as in
+``sklearn.ensemble``.  Each tree is grown by the fastest grower that supports the
+settings (``forest_builder``): level by level when every node searches every feature with
+the exact or histogram search, else depth first (best first with ``max_leaf_nodes``).
+"""
+
+import numpy as np
+from sklearn.utils import check_random_state
+
+from treelib.estimators.params import check_number
+from treelib.gains import SUM_CRITERIA
+from treelib.validation import check_sample_weight
+
+#: scikit-learn's bound for the seeds of the trees (``np.iinfo(np.int32).max``).
+MAX_INT = np.iinfo(np.int32).max
+
+#: The splitters whose trees accept missing values (NaN).
+MISSING_VALUE_SPLITTERS = ("cumsum", "hist")
+
+
+def forest_builder(splitter, criterion, max_features, n_features, max_leaf_nodes,
+                   has_missing):
+    """The fastest growth order for these settings: "level_wise" when every node
+    searches every feature exactly or on histograms with a criterion scored from sums and
+    no missing value; else "best_first" for ``max_leaf_nodes``, else "depth_first"."""
+    if max_leaf_nodes is not None:
+        return "best_first"
+    if (splitter in ("cumsum", "hist") and max_features >= n_features
+            and criterion in SUM_CRITERIA and not has_missing):
+        return "level_wise"
+    return "depth_first"
+
+
+
+def bootstrap_size(n_samples, max_samples, sample_weight):
+    """Rows drawn per tree (scikit-learn's rule): all ``n_samples`` (None), ``max_samples``
+    (an int), or that fraction of the rows, or of the total sample weight (a float)."""
+    if max_samples is None:
+        return n_samples
+    if isinstance(max_samples, (int, np.integer)) and not isinstance(max_samples, bool):
+        return check_number("max_samples", max_samples, integer=True, low=1)
+    check_number("max_samples", max_samples, integer=False, low=0.0, low_open=True)
+    total = n_samples if sample_weight is None else float(np.sum(sample_weight))
+    return max(int(max_samples * total), 1)
+
+
+def bootstrap_counts(seed, n_samples, n_bootstrap, sample_weight=None):
+    """How many times each row is drawn for the tree of ``seed``: ``n_bootstrap`` draws
+    with replacement, uniform, or proportional to ``sample_weight`` (scikit-learn's
+    ``_generate_sample_indices``, draw for draw).  O(n)."""
+    random = check_random_state(seed)
+    if sample_weight is None:
+        rows = random.randint(0, n_samples, n_bootstrap)
+    else:
+        rows = random.choice(n_samples, n_bootstrap, replace=True,
+                             p=sample_weight / np.sum(sample_weight))
+    return np.bincount(rows, minlength=n_samples).astype(np.float64)
+
+
+def checked_sample_weight(sample_weight, n_samples):
+    """``treelib.validation.check_sample_weight`` (None stays None), with the message
+    scikit-learn's checks expect when every weight is zero."""
+    if sample_weight is None:
+        return None
+    weights = np.asarray(sample_weight, dtype=np.float64)
+    if weights.size and np.all(weights == 0):
+        raise ValueError("every sample weight is zero: no sample counts")
+    return check_sample_weight(weights, n_samples)
