@@ -12,7 +12,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from treelib.criteria import EPS, gain_rounding_bound
+from treelib.gains import EPS, gain_rounding_bound
 from treelib.split import midpoint
 from treelib.tree import TREE_LEAF, TREE_UNDEFINED, Tree
 
@@ -69,7 +69,7 @@ def exact_gain(y_node, goes_left, criterion):
 
 
 def identity_bound(y_node, goes_left, criterion):
-    """The rounding bound ``treelib.criteria.gain_rounding_bound`` gives the cut, from
+    """The rounding bound ``treelib.gains.gain_rounding_bound`` gives the cut, from
     the node's exact sums (the bound of the finders that add up statistics)."""
     n, n_left = len(y_node), int(goes_left.sum())
     if criterion == "squared_error":
@@ -276,30 +276,64 @@ def sklearn_rounding_bound(y_node):
     return 4 * (len(y_node) + 2) * EPS * float(np.sum(y_node * y_node))
 
 
-def compare_with_scikit_learn(ours, theirs, X, y):
+def compare_with_scikit_learn(ours, theirs, X, y, criterion="squared_error"):
     """Walk our tree and scikit-learn's fitted ``theirs`` from the root in parallel.
 
     Where both nodes hold the same test, compare their children.  Where the tests
     differ, the two tests must gain the same on the node's samples up to what rounding
-    explains (treelib's bounds and scikit-learn's raw-sum error): a tie, which
-    scikit-learn breaks by visiting the features in a random order and treelib by the
-    lowest feature index.  If both tests send the same samples the same way (or
-    swapped), the walk goes on below them; otherwise the subtrees differ and are not
-    compared.  Leaves must face leaves with the same value and number of samples.
+    explains (treelib's bounds and scikit-learn's error: raw sums of y and y**2 for
+    squared error, children's impurities recomputed from counts for Gini and entropy,
+    ``naive_bound``): a tie, which scikit-learn breaks by visiting the features in a
+    random order and treelib by the lowest feature index.  If both tests send the same
+    samples the same way (or swapped), the walk goes on below them; otherwise the
+    subtrees differ and are not compared.  Leaves must face leaves with the same value
+    and number of samples, except a node of equal targets: treelib's impurity is exactly
+    0 there, scikit-learn's (from raw sums of squares) can be a rounding error above its
+    EPSILON, and it may split the node; every leaf it grows below must then predict the
+    node's value.  ``y``: targets, or class labels (``criterion`` "gini" or "entropy").
     Returns ``(ties, diverging)``: the tied nodes found, and how many of them split
     their samples differently.
     """
     b, in_node = theirs.tree_, theirs.decision_path(X).tocsc()
+    if criterion != "squared_error":
+        y = np.unique(y, return_inverse=True)[1]          # class codes, sorted labels
+    loss = NODE_LOSS[criterion]
     ties = diverging = 0
+
+    def gain(node_y, goes_left):
+        node_y = node_y if criterion == "squared_error" else list(node_y)
+        left = [v for v, g in zip(node_y, goes_left) if g]
+        right = [v for v, g in zip(node_y, goes_left) if not g]
+        return float(loss(node_y) - loss(left) - loss(right))
+
+    def their_value(j):
+        return b.value[j, 0] if criterion != "squared_error" else b.value[j, 0, :1]
+
+    def value_tolerance(i):       # a mean of n terms (targets, or 0/1 class indicators)
+        scale = np.abs(y).max() if criterion == "squared_error" else 1.0
+        return 4 * sums_tolerance(ours.n_node_samples[i], scale)
+
     stack = [(0, 0)]
     while stack:
         i, j = stack.pop()
         assert ours.n_node_samples[i] == b.n_node_samples[j]
+        if ours.is_leaf[i] and b.children_left[j] != TREE_LEAF:
+            rows = in_node[:, j].nonzero()[0]
+            assert ours.impurity[i] == 0.0 and np.ptp(y[rows]) == 0, \
+                f"node {i}: a leaf that scikit-learn splits, with different targets"
+            below = [j]
+            while below:
+                k = below.pop()
+                if b.children_left[k] == TREE_LEAF:
+                    np.testing.assert_allclose(ours.value[i], their_value(k), rtol=0,
+                                               atol=value_tolerance(i))
+                else:
+                    below += [b.children_left[k], b.children_right[k]]
+            continue
         if ours.is_leaf[i] or b.children_left[j] == TREE_LEAF:
             assert ours.is_leaf[i] and b.children_left[j] == TREE_LEAF
-            np.testing.assert_allclose(ours.value[i, 0], b.value[j, 0, 0], rtol=0,
-                                       atol=4 * sums_tolerance(ours.n_node_samples[i],
-                                                               np.abs(y).max()))
+            np.testing.assert_allclose(ours.value[i], their_value(j), rtol=0,
+                                       atol=value_tolerance(i))
             continue
         pairs = [(ours.children_left[i], b.children_left[j]),
                  (ours.children_right[i], b.children_right[j])]
@@ -308,13 +342,11 @@ def compare_with_scikit_learn(ours, theirs, X, y):
             ours_left = X[rows, ours.feature[i]] <= ours.threshold[i]
             their_left = X[rows, b.feature[j]] <= b.threshold[j]
             node_y = y[rows]
-            gap = abs(float(exact_sse(node_y) - exact_sse(node_y[ours_left])
-                            - exact_sse(node_y[~ours_left]))
-                      - float(exact_sse(node_y) - exact_sse(node_y[their_left])
-                              - exact_sse(node_y[~their_left])))
-            allowed = (identity_bound(node_y, ours_left, "squared_error")
-                       + identity_bound(node_y, their_left, "squared_error")
-                       + sklearn_rounding_bound(node_y))
+            gap = abs(gain(node_y, ours_left) - gain(node_y, their_left))
+            their_error = (sklearn_rounding_bound(node_y) if criterion == "squared_error"
+                           else naive_bound(node_y, their_left, criterion))
+            allowed = (identity_bound(node_y, ours_left, criterion)
+                       + identity_bound(node_y, their_left, criterion) + their_error)
             assert gap <= allowed, f"node {i}: gains differ by {gap}, beyond rounding"
             ties += 1
             if np.array_equal(ours_left, ~their_left):
@@ -324,3 +356,13 @@ def compare_with_scikit_learn(ours, theirs, X, y):
                 continue
         stack += pairs
     return ties, diverging
+
+
+def assert_breadth_first(tree):
+    """Node ids of a CART tree grown level by level are breadth first: depths never
+    decrease with the id, and the children are numbered in the order of their parents,
+    each left child directly followed by its sibling (1, 2, then 3, 4, ...)."""
+    assert np.all(np.diff(tree.node_depth()) >= 0)
+    left = tree.children_left[~tree.is_leaf]
+    np.testing.assert_array_equal(tree.children_right[~tree.is_leaf], left + 1)
+    np.testing.assert_array_equal(left, 1 + 2 * np.arange(len(left)))

@@ -19,8 +19,12 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import balanced_accuracy_score, roc_auc_score
 from sklearn.svm import LinearSVC
 
-from treelib import (DecisionTreeClassifier, RandomDecisionTreeClassifier,
-                     RandomDecisionTreeRegressor, bench)
+from treelib import (
+    DecisionTreeClassifier,
+    RandomDecisionTreeClassifier,
+    RandomDecisionTreeRegressor,
+    bench,
+)
 from treelib.criteria import one_hot
 from treelib.datasets import load_libsvm, load_seed_auc_table
 from treelib.random_splits import random_split

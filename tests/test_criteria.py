@@ -22,22 +22,19 @@ from tests.reference import (
 )
 from treelib.criteria import (
     CRITERIA,
-    EPS,
     IMPURITIES,
     centered,
     check_criterion,
     entropy,
-    gain_from_sums,
-    gain_rounding_bound,
     gini,
     node_impurity,
     node_statistics,
     one_hot,
-    score_cuts,
     split_gain,
     squared_error,
     target_statistics,
 )
+from treelib.gains import EPS, gain_from_sums, gain_rounding_bound, score_cuts
 
 # --- impurities of labels -------------------------------------------------------------
 

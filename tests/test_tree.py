@@ -12,7 +12,7 @@ from hypothesis.extra import numpy as hnp
 
 from tests.reference import assert_sums_close, route_one_by_one
 from treelib import DecisionTreeClassifier, DecisionTreeRegressor
-from treelib.criteria import EPS
+from treelib.gains import EPS
 from treelib.tree import LEFT, MISSING, RIGHT, TREE_LEAF, TREE_UNDEFINED, Tree, TreeRecorder
 
 # --- hand-built trees ---------------------------------------------------------------------

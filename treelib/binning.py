@@ -17,16 +17,22 @@ the thresholds against scikit-learn's own.
 
 import numpy as np
 
-from treelib.split import midpoint
+from treelib.split import MISSING_BIN, midpoint
 from treelib.validation import check_array
 
 
 def check_max_bins(max_bins):
-    """``max_bins`` must be an integer from 2 to 256 (codes fit in one byte)."""
+    """``max_bins`` must be an integer from 2 to 255 (codes, with one more for missing
+    values, fit in one byte; scikit-learn's HistGradientBoosting has the same limit)."""
     if (isinstance(max_bins, bool) or not isinstance(max_bins, (int, np.integer))
-            or not 2 <= max_bins <= 256):
-        raise ValueError(f"max_bins must be an integer from 2 to 256; got {max_bins!r}")
+            or not 2 <= max_bins <= 255):
+        raise ValueError(f"max_bins must be an integer from 2 to 255; got {max_bins!r}")
     return int(max_bins)
+
+
+# A missing value (NaN) gets MISSING_BIN (treelib.split), beyond every real bin (at most
+# 255 of them, codes 0 .. 254), so that a cut after any real bin sends missing values
+# right; as in scikit-learn's HistGradientBoosting.
 
 
 def bin_thresholds(x, max_bins=255):
@@ -36,9 +42,12 @@ def bin_thresholds(x, max_bins=255):
     everything up to ``thresholds[0]``, the last everything above the last threshold).
     O(n log n), the sort inside ``np.unique`` and ``np.quantile``.
     """
-    x = check_array(x, name="x", ndim=1)
+    x = check_array(x, name="x", ndim=1, allow_nan=True)
+    x = x[~np.isnan(x)]
     max_bins = check_max_bins(max_bins)
     values = np.unique(x)
+    if len(values) == 0:                       # every value missing: one (empty) bin
+        return np.zeros(0)
     if len(values) <= max_bins:
         return midpoint(values[:-1], values[1:])
     percentiles = np.linspace(0.0, 100.0, max_bins + 1)[1:-1]
@@ -51,10 +60,11 @@ def bin_features(X, max_bins=255, thresholds=None):
     ``codes`` (n, f) uint8 holds the bin of every value, ``thresholds`` a list of f
     arrays as ``bin_thresholds`` returns them (pass them in to bin new data the way
     the training data were binned).  ``x <= thresholds[j][b]`` exactly when
-    ``codes[:, j] <= b``.  O(f n log n) to find the thresholds, O(f n log max_bins) to
-    look the values up.
+    ``codes[:, j] <= b``.  A missing value (NaN) gets ``MISSING_BIN``, beyond every
+    bin.  O(f n log n) to find the thresholds, O(f n log max_bins) to look
+    the values up.
     """
-    X = check_array(X, name="X", ndim=2)
+    X = check_array(X, name="X", ndim=2, allow_nan=True)
     if thresholds is None:
         thresholds = [bin_thresholds(X[:, j], max_bins) for j in range(X.shape[1])]
     elif len(thresholds) != X.shape[1]:
@@ -64,4 +74,5 @@ def bin_features(X, max_bins=255, thresholds=None):
     for j, cuts in enumerate(thresholds):
         # the number of thresholds below x: x <= cuts[b]  <=>  code <= b
         codes[:, j] = np.searchsorted(cuts, X[:, j], side="left")
+        codes[np.isnan(X[:, j]), j] = MISSING_BIN
     return codes, thresholds

@@ -1,38 +1,40 @@
-"""Impurity criteria: how mixed a node's targets are, and what a split gains.
+"""Impurity criteria: how mixed a node's targets are, and the statistics the finders sum.
 
-Each formula of the book is written here once.  A criterion maps the targets of a node to
-a number that is 0 when the node is pure; the gain of a split is the node's total
-impurity minus its children's::
+A criterion maps the targets of a node to a number that is 0 when the node is pure; the
+gain of a split (``treelib.gains``) is the node's total impurity minus its children's::
 
-    gain = n I(node) - n_left I(left) - n_right I(right)
+    gain = W I(node) - W_L I(left) - W_R I(right)
 
-For squared error ``n I`` is the sum of squared deviations from the mean, so the gain is
-in squared units of y (scikit-learn's ``impurity_improvement`` is this gain divided by the
-number of training samples).
+with W the node's weight: its number of samples, or the sum of their sample weights.
+For squared error ``W I`` is the sum of squared deviations from the mean, so the gain is
+in squared units of y (scikit-learn's ``impurity_improvement`` is this gain divided by
+the training set's weight).
 
-The split finders never look at labels: they add up per-sample *statistics* ``Y`` (an
-(n, k) array) and score a cut from the sums of its two children alone
-(``gain_from_sums``):
+======================= ============================================ ==================
+criterion               impurity of a node                           prediction
+======================= ============================================ ==================
+``"squared_error"``     weighted variance of y                       weighted mean
+``"poisson"``           half Poisson deviance, mean of               weighted mean
+                        ``y log(y / mu) - y + mu``
+``"absolute_error"``    weighted mean of ``|y - median|``            weighted median
+``"gini"``              ``1 - sum_k p_k**2``                         class proportions
+``"entropy"``           ``-sum_k p_k log2 p_k`` (bits)               class proportions
+======================= ============================================ ==================
 
-- squared error: ``Y`` is the target centred on the node's mean, one column (k for k
-  outputs);
-- Gini and entropy: ``Y`` is the one-hot matrix of the classes, so its sums are counts.
-
-Costs: O(n k) for n samples and k statistics, O(k) per cut from sums.
+Costs: O(n k) for n samples and k statistics (O(n log n) for the median).
 """
+
+from typing import NamedTuple
 
 import numpy as np
 
+from treelib.gains import xlog2x, xlogx
 from treelib.segments import segment_ids, segment_starts
 from treelib.validation import check_array, check_class_labels, check_target_range
 
-REGRESSION_CRITERIA = ("squared_error",)
+REGRESSION_CRITERIA = ("squared_error", "poisson", "absolute_error")
 CLASSIFICATION_CRITERIA = ("gini", "entropy")
 CRITERIA = REGRESSION_CRITERIA + CLASSIFICATION_CRITERIA
-
-#: Unit of the rounding bounds (``gain_rounding_bound``): the spacing of floats at 1.
-EPS = np.finfo(np.float64).eps
-
 
 def check_criterion(criterion, allowed=CRITERIA):
     """Raise a ValueError naming the valid choices if ``criterion`` is not one of them."""
@@ -58,13 +60,24 @@ def as_columns(Y):
     return Y[:, None] if Y.ndim == 1 else Y
 
 
+def check_poisson_targets(y):
+    """Poisson regression needs counts-like targets: none negative, a positive sum."""
+    if np.any(y < 0):
+        raise ValueError("Some value(s) of y are negative, which is not allowed for "
+                         "Poisson regression.")
+    if np.sum(y) <= 0:
+        raise ValueError("The sum of y is not positive: Poisson regression needs at "
+                         "least one positive target.")
+    return y
+
+
 def target_statistics(y, criterion):
     """Check ``y`` for ``criterion`` and return its statistics ``Y`` (n, k).
 
-    Squared error: ``y`` must be numeric, finite, and small enough that the sums of
-    squares the finders form stay finite; ``Y`` is ``y`` as one column.  Gini, entropy:
-    ``y`` holds class labels (numbers or strings); ``Y`` is their one-hot matrix,
-    classes in sorted order.
+    Regression: ``y`` must be numeric, finite, and small enough that the sums of squares
+    the finders form stay finite (Poisson: no negative value, a positive sum); ``Y`` is
+    ``y`` as one column.  Gini, entropy: ``y`` holds class labels (numbers or strings);
+    ``Y`` is their one-hot matrix, classes in sorted order.
     """
     check_criterion(criterion)
     if criterion in CLASSIFICATION_CRITERIA:
@@ -72,223 +85,171 @@ def target_statistics(y, criterion):
         return one_hot(codes, len(classes))
     y = check_array(y, name="y", ndim=1)
     check_target_range(y)
+    if criterion == "poisson":
+        check_poisson_targets(y)
     return y[:, None]
-
-
-def xlog2x(c):
-    """``c * log2(c)`` elementwise, with ``0 * log2(0) = 0``."""
-    c = np.asarray(c, dtype=np.float64)
-    return c * np.log2(np.where(c > 0, c, 1.0))
 
 
 # --- nodes -------------------------------------------------------------------------------
 
 
-def node_statistics(Y_rows, counts, criterion):
+class NodeStatistics(NamedTuple):
+    """What the finders and growers need about consecutive nodes (``node_statistics``)."""
+
+    value: np.ndarray        # (nodes, k) the prediction
+    impurity: np.ndarray     # (nodes,)
+    stats: np.ndarray        # (n, k) what the split finders add up, per sample
+    totals: np.ndarray       # (nodes, k) sums of stats
+    abs_totals: object       # (nodes, k) sums of |stats|, or None where sums are exact
+    weight: np.ndarray       # (nodes,) W: the nodes' sample weights (or sample counts)
+    scale: np.ndarray        # (nodes, k) largest |stats / w| in the node
+
+
+def weighted_medians(values, weights, counts):
+    """The weighted median of every segment of ``values`` (n,), as scikit-learn's MAE
+    criterion defines it: the smallest value whose cumulative weight, in increasing order,
+    passes half the segment's weight; the mean of the two values around the middle when
+    the cumulative weight stops exactly at half.  Zero weights are ignored.
+    O(n log n), one sort."""
+    segment, starts = segment_ids(counts), segment_starts(counts)
+    order = np.lexsort((values, segment))
+    v, w = values[order], weights[order]
+    cumulative = np.cumsum(w)
+    before = np.where(starts > 0, cumulative[starts - 1], 0.0)
+    within = cumulative - before[segment]
+    half = (within[starts + counts - 1] / 2)[segment]
+    first_above = np.minimum.reduceat(np.where((within > half) & (w > 0),
+                                               np.arange(len(v)), len(v)), starts)
+    at_half = np.maximum.reduceat(np.where((within <= half) & (w > 0) & (within == half),
+                                           np.arange(len(v)), -1), starts)
+    exact = at_half >= 0
+    median = v[first_above]
+    median[exact] = v[at_half[exact]] / 2 + v[first_above[exact]] / 2
+    return median
+
+
+def node_statistics(Y_rows, counts, criterion, weights=None):
     """Everything the finders and growers need about consecutive nodes, at once.
 
-    ``Y_rows`` (n, k) holds the statistics of the samples of node 0, then node 1, ...
-    (``counts[s]`` samples each).  Returns ``(value, impurity, stats, totals,
-    abs_totals)``:
+    ``Y_rows`` (n, k) holds the targets (or one-hot classes) of the samples of node 0,
+    then node 1, ... (``counts[s]`` samples each), ``weights`` (n,) their sample weights
+    (None: all 1).  Returns a ``NodeStatistics``:
 
-    - ``value`` (nodes, k): the node's prediction, the mean of its rows (the mean target,
-      or the class proportions);
-    - ``impurity`` (nodes,): the variance summed over the k columns, ``1 - sum_k p_k**2``
-      (Gini) or ``-sum_k p_k log2 p_k`` (entropy, in bits);
-    - ``stats`` (n, k): what the split finders add up.  Squared error: every target minus
-      its node's mean, centred in two steps (first minus the node's first target, exact
-      for a constant node and free of any large offset, then minus the mean of what is
-      left), so a constant node has impurity exactly 0.  The classification criteria:
-      ``Y_rows`` itself (counts are exact);
-    - ``totals`` (nodes, k): the sums of ``stats`` over each node;
-    - ``abs_totals`` (nodes, k): the sums of ``|stats|``, which bound the rounding of
-      any partial sum (``gain_rounding_bound``); None for the classification criteria.
+    - ``value``: the prediction, the weighted mean of the rows (the mean target, or the
+      class proportions), or for absolute error the weighted median;
+    - ``impurity``: as in the module's table;
+    - ``stats``: what the split finders add up.  Squared error: every target minus its
+      node's weighted mean, times its weight, centred in two steps (first minus the
+      node's first target, exact for a constant node and free of any large offset, then
+      minus the weighted mean of what is left), so a constant node has impurity exactly
+      0.  Poisson and absolute error: the weighted target itself.  Classification: the
+      weighted one-hot rows (without weights, counts: exact);
+    - ``totals``, ``abs_totals``: the sums of ``stats`` and of ``|stats|`` over each node
+      (``abs_totals`` bound the rounding of any partial sum; None for exact counts);
+    - ``weight``: each node's total weight (its number of samples without weights);
+    - ``scale``: each node's largest ``|stats / w|``.
 
-    O(n k), with ``np.add.reduceat``.
+    O(n k) with ``np.add.reduceat``; O(n log n) for the weighted median.
     """
     Y_rows = as_columns(Y_rows)
     counts = np.asarray(counts)
     starts, segment = segment_starts(counts), segment_ids(counts)
-    size = counts[:, None].astype(np.float64)
+    w = np.ones(len(Y_rows)) if weights is None else np.asarray(weights, np.float64)
+    weight = counts.astype(np.float64) if weights is None else np.add.reduceat(w, starts)
+    size = weight[:, None]
     if criterion == "squared_error":
         anchor = Y_rows[starts]
         shifted = Y_rows - anchor[segment]
-        shift_mean = np.add.reduceat(shifted, starts, axis=0) / size
-        stats = shifted - shift_mean[segment]
-        impurity = np.add.reduceat(stats * stats, starts, axis=0).sum(axis=1) / counts
+        shift_mean = np.add.reduceat(shifted * w[:, None], starts, axis=0) / size
+        centred = shifted - shift_mean[segment]
+        stats = centred if weights is None else centred * w[:, None]
+        impurity = np.add.reduceat(stats * centred, starts, axis=0).sum(axis=1) / weight
+        return NodeStatistics(anchor + shift_mean, impurity, stats,
+                              np.add.reduceat(stats, starts, axis=0),
+                              np.add.reduceat(np.abs(stats), starts, axis=0), weight,
+                              np.maximum.reduceat(np.abs(centred), starts, axis=0))
+    if criterion in ("poisson", "absolute_error"):
+        stats = Y_rows * w[:, None]
         totals = np.add.reduceat(stats, starts, axis=0)
-        abs_totals = np.add.reduceat(np.abs(stats), starts, axis=0)
-        return anchor + shift_mean, impurity, stats, totals, abs_totals
-    totals = np.add.reduceat(Y_rows, starts, axis=0)                # class counts
+        if criterion == "poisson":
+            value = totals / size
+            loss = np.add.reduceat(xlogx(Y_rows) * w[:, None], starts, axis=0) - xlogx(totals) \
+                + totals * np.log(size)
+        else:
+            value = np.column_stack([weighted_medians(Y_rows[:, c], w, counts)
+                                     for c in range(Y_rows.shape[1])])
+            loss = np.add.reduceat(np.abs(Y_rows - value[segment]) * w[:, None], starts,
+                                   axis=0)
+        impurity = np.maximum(loss.sum(axis=1) / weight, 0.0)
+        return NodeStatistics(value, impurity, stats, totals,
+                              np.add.reduceat(np.abs(stats), starts, axis=0), weight,
+                              np.maximum.reduceat(np.abs(Y_rows), starts, axis=0))
+    stats = Y_rows if weights is None else Y_rows * w[:, None]
+    totals = np.add.reduceat(stats, starts, axis=0)            # (weighted) class counts
     p = totals / size
     if criterion == "gini":
         impurity = 1.0 - np.sum(p * p, axis=1)
     else:
         impurity = -np.sum(xlog2x(p), axis=1)
-    return p, impurity + 0.0, Y_rows, totals, None
+    return NodeStatistics(p, impurity + 0.0, stats, totals,
+                          None if weights is None else totals, weight, np.ones_like(totals))
 
 
-def node_impurity(Y, criterion):
+def node_impurity(Y, criterion, weights=None):
     """Impurity of one node from its statistics ``Y`` (n, k); 0 for an empty node."""
     Y = as_columns(Y)
     if len(Y) == 0:
         return 0.0
-    return float(node_statistics(Y, [len(Y)], criterion)[1][0])
+    return float(node_statistics(Y, [len(Y)], criterion, weights).impurity[0])
 
 
 def centered(y):
     """``y`` minus its mean, as ``node_statistics`` centres a node (a constant ``y``
     gives exact zeros; columns of a 2-D ``y`` each on their own mean)."""
     y = np.asarray(y, dtype=np.float64)
-    stats = node_statistics(y, [len(y)], "squared_error")[2]
-    return stats.reshape(y.shape)
+    return node_statistics(y, [len(y)], "squared_error").stats.reshape(y.shape)
 
 
 # --- impurities of labels (chapter 1) ------------------------------------------------
 
 
-def _labels_impurity(y, criterion):
+def labels_impurity(y, criterion, sample_weight=None):
+    """The impurity of a node of targets or class labels ``y``."""
     y = np.asarray(y)
-    if criterion == "squared_error":
-        return node_impurity(y.astype(np.float64), criterion)
+    if criterion in REGRESSION_CRITERIA:
+        return node_impurity(y.astype(np.float64), criterion, sample_weight)
     _, codes = np.unique(y, return_inverse=True)
-    return node_impurity(one_hot(codes, codes.max() + 1), criterion)
+    return node_impurity(one_hot(codes, codes.max() + 1), criterion, sample_weight)
 
 
 def squared_error(y):
     """Mean squared deviation from the mean (the variance): regression impurity."""
-    return _labels_impurity(y, "squared_error")
+    return labels_impurity(y, "squared_error")
 
 
 def gini(y):
     """Gini impurity ``1 - sum_k p_k**2``: the chance that two draws (with replacement)
     from the node have different classes."""
-    return _labels_impurity(y, "gini")
+    return labels_impurity(y, "gini")
 
 
 def entropy(y):
     """Shannon entropy ``-sum_k p_k log2 p_k`` in bits (scikit-learn's "entropy")."""
-    return _labels_impurity(y, "entropy")
+    return labels_impurity(y, "entropy")
 
 
 IMPURITIES = {"squared_error": squared_error, "gini": gini, "entropy": entropy}
 
 
-def split_gain(y, goes_left, criterion="squared_error"):
+def split_gain(y, goes_left, criterion="squared_error", sample_weight=None):
     """Gain of sending ``y[goes_left]`` left and the rest right, computed from scratch:
-    ``n I(y) - n_left I(y_left) - n_right I(y_right)``.  O(n)."""
-    impurity = IMPURITIES[check_criterion(criterion)]
+    ``W I(y) - W_L I(y_left) - W_R I(y_right)``.  O(n)."""
+    check_criterion(criterion)
     y = np.asarray(y)
+    w = np.ones(len(y)) if sample_weight is None else np.asarray(sample_weight, np.float64)
     goes_left = np.asarray(goes_left, dtype=bool)
-    left, right = y[goes_left], y[~goes_left]
-    if len(left) == 0 or len(right) == 0:
+    if not goes_left.any() or goes_left.all():
         raise ValueError("a split must send at least one sample to each side")
-    return (len(y) * impurity(y) - len(left) * impurity(left)
-            - len(right) * impurity(right))
-
-
-# --- gains from sums -------------------------------------------------------------------
-
-
-def gain_from_sums(sum_left, n_left, total, n, criterion):
-    """Gain of cuts, ``n I(node) - n_L I(L) - n_R I(R)``, from the left child's sums.
-
-    ``sum_left`` (..., k) holds the sums of ``Y`` over the left child of each cut and
-    ``n_left`` (...) its sizes; ``total`` (..., k) and ``n`` (...) are the node's,
-    broadcast against them.  The right child is the rest.  O(k) per cut.
-
-    - squared error and Gini share one formula, the variance-to-sum identity
-      ``sum_k S_Lk**2 / n_L + S_Rk**2 / n_R - S_k**2 / n`` (for one-hot ``Y`` the sums
-      are class counts and this is exactly the Gini gain);
-    - entropy: ``n H = n log2 n - sum_k c_k log2 c_k`` for each of the three nodes.
-
-    For squared error ``Y`` must be centred on the node's mean (``node_statistics``), or
-    the subtraction of large squares loses the gain's digits (chapter 2).  A cut with an
-    empty side gives inf or nan: callers mask those.
-    """
-    sum_left, total = np.asarray(sum_left, np.float64), np.asarray(total, np.float64)
-    if criterion == "entropy":
-        def n_entropy(count, counts):        # n H(node) from its size and class counts
-            return xlog2x(count) - np.sum(xlog2x(counts), axis=-1)
-        return (n_entropy(n, total) - n_entropy(n_left, sum_left)
-                - n_entropy(n - n_left, total - sum_left))
-    if sum_left.shape[-1] == 1:              # one column: the same formula, no k axis
-        sum_left, total = sum_left[..., 0], total[..., 0]
-        sum_right = total - sum_left
-        return sum_left * sum_left / n_left + sum_right * sum_right / (n - n_left) \
-            - total * total / n
-    sum_right = total - sum_left
-    return (np.sum(sum_left * sum_left, axis=-1) / n_left
-            + np.sum(sum_right * sum_right, axis=-1) / (n - n_left)
-            - np.sum(total * total, axis=-1) / n)
-
-
-def gain_rounding_bound(sum_left, n_left, total, n, criterion, abs_total=None, gain=None):
-    """A bound on the rounding error of the gains that ``gain_from_sums`` computes.
-
-    Two finders (or two machines) add the same samples in different orders, so an exact
-    tie between two cuts can come out a few units of the last place apart; the tie rule
-    (``treelib.split.best_cut``) treats cuts whose gains differ by less than the sum of
-    their bounds as tied, and nothing else.  The bound has two parts, with ``EPS`` the
-    spacing of floats at 1:
-
-    - the final arithmetic, a few roundings of each term:
-      ``4 EPS (sum_k S_Lk**2/n_L + S_Rk**2/n_R + S_k**2/n)`` (entropy: of its ``c log2 c``
-      terms);
-    - for sums of real-valued statistics (``abs_total`` given: the node's sums of
-      ``|Y|``), the error of the sums themselves.  Any partial sum of n terms is off by at
-      most ``n EPS sum|Y|`` whatever the order of the additions, and the gain moves by
-      ``2 |S_L/n_L - S_R/n_R|`` per unit of ``S_L``, hence
-      ``16 n EPS sum_k abs_total_k (|S_Lk|/n_L + |S_Rk|/n_R)`` (the factor 16 also covers
-      the centring and the histogram subtraction trick, see ``treelib.growth``).
-
-    Counts (Gini and entropy without weights) are exact, so only the first part applies.
-    ``gain``, if given, is ``gain_from_sums``'s result, from which the first part's terms
-    follow (their sum is the gain plus ``2 sum_k S_k**2 / n``).  Same shapes as
-    ``gain_from_sums``; O(k) per cut.
-    """
-    sum_left, total = np.asarray(sum_left, np.float64), np.asarray(total, np.float64)
-    sum_right, n_right = total - sum_left, n - n_left
-    if criterion == "entropy":
-        terms = (xlog2x(n) + np.sum(xlog2x(total), axis=-1) + xlog2x(n_left)
-                 + np.sum(xlog2x(sum_left), axis=-1) + xlog2x(n_right)
-                 + np.sum(xlog2x(sum_right), axis=-1))
-        return 4 * EPS * terms
-    if gain is None:
-        gain = gain_from_sums(sum_left, n_left, total, n, criterion)
-    bound = 4 * EPS * (gain + 2 * np.sum(total * total, axis=-1) / n)
-    if abs_total is not None:
-        slope = (np.abs(sum_left) / np.expand_dims(n_left, -1)
-                 + np.abs(sum_right) / np.expand_dims(n_right, -1))
-        bound = bound + 16 * EPS * n * np.sum(np.asarray(abs_total) * slope, axis=-1)
-    return bound
-
-
-def bound_cap(total, n, criterion, abs_total=None, max_gain=0.0):
-    """An upper bound of ``gain_rounding_bound`` over every cut of nodes with sums
-    ``total`` (nodes, k), sizes ``n`` (nodes,) and sums of |Y| ``abs_total``, whose
-    gains are at most ``max_gain``: with ``|S_Lk| <= abs_total_k`` and ``n_L >= 1``,
-    ``4 EPS (max_gain + 2 sum_k S_k**2/n) + 32 n EPS sum_k abs_total_k**2`` (entropy:
-    ``24 EPS n log2(n + 1)``).  Only cuts within twice this of a node's best gain can be
-    tied with it, so the growers compute exact bounds for those alone.  O(nodes k)."""
-    total = np.asarray(total, np.float64)
-    if criterion == "entropy":
-        return 24 * EPS * n * np.log2(n + 1.0)
-    cap = 4 * EPS * (np.maximum(max_gain, 0.0) + 2 * np.sum(total * total, axis=-1) / n)
-    if abs_total is not None:
-        abs_total = np.asarray(abs_total, np.float64)
-        cap = cap + 32 * EPS * n * np.sum(abs_total * abs_total, axis=-1)
-    return cap
-
-
-def score_cuts(sum_left, n_left, total, n, criterion, abs_total=None):
-    """``(gains, bounds)`` of cuts from their left sums: ``gain_from_sums`` and
-    ``gain_rounding_bound`` together, with cuts that leave a side empty scored ``-inf``
-    (bound 0).  Same shapes as ``gain_from_sums``."""
-    n_left = np.asarray(n_left)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        gains = gain_from_sums(sum_left, n_left, total, n, criterion)
-        bounds = gain_rounding_bound(sum_left, n_left, total, n, criterion, abs_total,
-                                     gains)
-    both_sides = (n_left > 0) & (n_left < n)
-    return np.where(both_sides, gains, -np.inf), np.where(both_sides, bounds, 0.0)
+    return sum(sign * part.sum() * labels_impurity(y[mask], criterion, part)
+               for sign, mask, part in [(1, slice(None), w), (-1, goes_left, w[goes_left]),
+                                        (-1, ~goes_left, w[~goes_left])])

@@ -196,3 +196,88 @@ def load_seed_auc_table():
 
     with resources.as_file(data_path("seed001_table2.csv")) as path:
         return pd.read_csv(path)
+
+
+# --- counts, categories and missing values (the chapters on criteria, missing values and
+# categorical features) --------------------------------------------------------------
+
+MONTHS = ["Jan", "Feb", "March", "April", "May", "June", "July", "Aug", "Sept", "Oct",
+          "Nov", "Dec"]
+WEATHER = ["clear", "cloudy/misty", "light rain/snow", "heavy rain/snow"]
+
+
+def _read_extra(name):
+    import pandas as pd
+
+    with resources.as_file(data_path(f"extra/{name}")) as path:
+        return pd.read_csv(path)
+
+
+def load_bikeshare(return_X_y=False):
+    """Hourly rentals of Capital Bikeshare, Washington D.C., 2011 (8,645 hours).
+
+    UCI "Bike Sharing Dataset" (Fanaee-T and Gama, 2013, CC BY 4.0), in the layout of the
+    ISLP package's ``Bikeshare``.  Target ``bikers``: the number of rentals in the hour
+    (a count, 1 .. 651).  Features: ``mnth`` (12 month names) and ``weathersit`` (4
+    levels, clear to heavy rain/snow) as pandas categories, ``hr`` (0 .. 23), ``season``,
+    ``weekday``, ``day``, 0/1 ``holiday`` and ``workingday`` as integers, and the
+    normalised ``temp``, ``atemp``, ``hum``, ``windspeed``.  ``casual`` and
+    ``registered`` are left out: they add up to the target.
+
+    Returns a Bunch with ``frame`` (every column), ``data`` (the features, a DataFrame)
+    and ``target`` (a Series); or ``(data, target)``.
+    """
+    import pandas as pd
+
+    frame = _read_extra("bikeshare.csv.gz").drop(columns=["casual", "registered"])
+    frame["mnth"] = pd.Categorical(frame["mnth"], categories=MONTHS)
+    frame["weathersit"] = pd.Categorical(frame["weathersit"], categories=WEATHER)
+    data, target = frame.drop(columns="bikers"), frame["bikers"]
+    if return_X_y:
+        return data, target
+    return Bunch(frame=frame, data=data, target=target,
+                 feature_names=list(data.columns), target_names=["bikers"])
+
+
+def load_penguins(return_X_y=False):
+    """Palmer Archipelago penguins (Gorman, Williams and Fraser, 2014; CC0): 344 birds
+    of 3 species (Adelie 152, Gentoo 124, Chinstrap 68).
+
+    Features: ``island`` (3 levels) and ``sex`` as pandas categories (``sex`` missing for
+    11 birds), ``bill_length_mm``, ``bill_depth_mm``, ``flipper_length_mm``,
+    ``body_mass_g`` (missing for 2 birds) and ``year``.  Target ``species``.
+
+    Returns a Bunch with ``frame``, ``data`` and ``target``; or ``(data, target)``.
+    """
+    import pandas as pd
+
+    frame = _read_extra("penguins.csv.gz")
+    for column in ["island", "sex"]:
+        frame[column] = pd.Categorical(frame[column])
+    data, target = frame.drop(columns="species"), frame["species"]
+    if return_X_y:
+        return data, target
+    return Bunch(frame=frame, data=data, target=target,
+                 feature_names=list(data.columns), target_names=["species"])
+
+
+def mask_values(X, fraction, *, feature=0, mechanism="completely_at_random", seed=0):
+    """A copy of X with ``fraction`` of the values of column ``feature`` replaced by NaN.
+
+    ``mechanism="completely_at_random"``: the hidden values are drawn uniformly (MCAR);
+    ``"not_at_random"``: the largest values are hidden first (MNAR: the chance that a value
+    is missing depends on the value itself, as when the richest block groups do not
+    report their income).  Seeded.
+    """
+    X = np.array(X, dtype=np.float64)
+    n = len(X)
+    k = int(round(fraction * n))
+    if mechanism == "completely_at_random":
+        rows = np.random.default_rng(seed).permutation(n)[:k]
+    elif mechanism == "not_at_random":
+        rows = np.argsort(-X[:, feature], kind="stable")[:k]
+    else:
+        raise ValueError(f"mechanism must be 'completely_at_random' or 'not_at_random'; "
+                         f"got {mechanism!r}")
+    X[rows, feature] = np.nan
+    return X

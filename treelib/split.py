@@ -4,6 +4,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+#: Bin code of a missing value (``treelib.binning`` cuts real values into at most 255
+#: bins, codes 0 .. 254).
+MISSING_BIN = 255
+
 
 @dataclass(frozen=True)
 class Split:
@@ -14,7 +18,12 @@ class Split:
     children's, in squared units of y.  ``n_left`` and ``n_right`` count the samples each
     child receives.  A histogram finder works on bin codes: its splits also carry ``bin``,
     the last bin that goes left (``code <= bin`` is the same test on the training data as
-    ``x <= threshold``).
+    ``x <= threshold``).  A missing value (NaN, or the missing bin) goes left when
+    ``missing_go_to_left``; a split whose node had no missing value sends them to its
+    larger child, as scikit-learn does.  ``threshold`` is +inf for the split that sends
+    every present value left and only the missing ones right.  A split of a categorical
+    feature sends the categories (codes) in ``categories_left`` left, and has no
+    threshold (NaN).
     """
 
     feature: int
@@ -23,12 +32,21 @@ class Split:
     n_left: int
     n_right: int
     bin: int | None = None
+    missing_go_to_left: bool = False
+    categories_left: tuple | None = None
 
     def goes_left(self, data):
         """Boolean mask of the rows of ``data`` that go left: ``data`` holds the features,
-        or their bin codes for a histogram split."""
+        or their bin codes for a histogram split (missing: ``MISSING_BIN``, 255)."""
         column = np.asarray(data)[:, self.feature]
-        return column <= (self.threshold if self.bin is None else self.bin)
+        if self.categories_left is not None:
+            missing = np.isnan(column) if column.dtype.kind == "f" else column == MISSING_BIN
+            return np.where(missing, self.missing_go_to_left,
+                            np.isin(column, self.categories_left))
+        if self.bin is not None:
+            missing = column == MISSING_BIN
+            return np.where(missing, self.missing_go_to_left, column <= self.bin)
+        return np.where(np.isnan(column), self.missing_go_to_left, column <= self.threshold)
 
 
 def midpoint(low, high):
@@ -53,7 +71,7 @@ def best_cut(gains, bounds):
        order, if several are equal);
     2. a cut is *tied* with it when its gain could equal the reference's up to rounding:
        ``gain + bound >= reference gain - reference bound``, with ``bounds`` the rounding
-       bounds of ``treelib.criteria.gain_rounding_bound``;
+       bounds of ``treelib.gains.gain_rounding_bound``;
     3. among the tied cuts the lowest feature index wins, then the lowest cut (the lowest
        threshold).
 

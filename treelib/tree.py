@@ -5,12 +5,16 @@ the ids of its children for ``x[feature] <= threshold`` and ``x[feature] > thres
 and ``children_missing[i]`` the child for a missing ``x`` (NaN), ``TREE_LEAF`` (-1) where
 there is none; ``feature[i]`` and ``threshold[i]`` are its test (``TREE_UNDEFINED``, -2,
 at a leaf); ``value[i]`` its prediction (a row: the mean target, or the class
-proportions), ``impurity[i]`` its impurity (NaN for a tree grown without a criterion) and
-``n_node_samples[i]`` the training samples it holds.
+proportions), ``impurity[i]`` its impurity, ``n_node_samples[i]`` the training samples it
+holds and ``weighted_n_node_samples[i]`` their total sample weight.  A split of a
+categorical feature (``categorical[i]``) sends left the category codes whose bits are set
+in row i of ``category_bits`` (256 bits, packed), instead of testing a threshold.
 
-A split node of a CART tree has both children; a random decision tree (Fan et al., 2003)
-creates a child only where training samples went, and a row whose branch has no child
-stops at the split node, whose value then answers for it.
+A split node of a CART tree has both children, and its missing-value child is one of
+them (``missing_go_to_left``: where the training samples with a missing value went, or,
+if it had none, the larger child, as in scikit-learn); a random decision tree (Fan et al.,
+2003) creates a child only where training samples went, the missing one included, and a
+row whose branch has no child stops at the split node, whose value then answers for it.
 """
 
 from dataclasses import dataclass
@@ -36,6 +40,9 @@ class Tree:
     value: np.ndarray
     impurity: np.ndarray
     n_node_samples: np.ndarray
+    weighted_n_node_samples: np.ndarray
+    categorical: np.ndarray
+    category_bits: np.ndarray
 
     @property
     def node_count(self):
@@ -48,6 +55,11 @@ class Tree:
     @property
     def n_leaves(self):
         return int(self.is_leaf.sum())
+
+    @property
+    def missing_go_to_left(self):
+        """Whether a missing value goes to the left child, per node (False at leaves)."""
+        return (self.children_missing == self.children_left) & ~self.is_leaf
 
     @property
     def children(self):
@@ -87,13 +99,26 @@ class Tree:
             splits = self.feature[here] != TREE_UNDEFINED
             rows, here = rows[splits], here[splits]
             values = X[rows, self.feature[here]]
-            branch = np.where(np.isnan(values), MISSING,
-                              np.where(values <= self.threshold[here], LEFT, RIGHT))
+            left = values <= self.threshold[here]
+            categorical = self.categorical[here] & ~np.isnan(values)
+            if categorical.any():
+                left[categorical] = self.categories_go_left(here[categorical],
+                                                            values[categorical])
+            branch = np.where(np.isnan(values), MISSING, np.where(left, LEFT, RIGHT))
             child = children[here, branch]
             moves = child != TREE_LEAF
             rows = rows[moves]
             node[rows] = child[moves]
         return node
+
+    def categories_go_left(self, nodes, codes):
+        """Whether category ``codes[i]`` goes left at categorical split ``nodes[i]``."""
+        codes = codes.astype(np.intp)
+        return ((self.category_bits[nodes, codes >> 3] >> (codes & 7)) & 1).astype(bool)
+
+    def categories_left(self, node):
+        """The category codes that categorical split ``node`` sends left."""
+        return np.flatnonzero(np.unpackbits(self.category_bits[node], bitorder="little"))
 
     def predict(self, X):
         """The ``value`` row of the node that answers for every row of ``X``."""
@@ -105,7 +130,7 @@ class Tree:
         gain is ``n I`` of the node minus that of each child it has.  O(nodes).
         """
         internal = np.flatnonzero(~self.is_leaf)
-        weighted = self.n_node_samples * self.impurity          # n I(node)
+        weighted = self.weighted_n_node_samples * self.impurity   # W I(node)
         children = self.children[internal]                      # (splits, 3)
         below = np.where(children != TREE_LEAF, weighted[children], 0.0).sum(axis=1)
         importances = np.bincount(self.feature[internal], weights=weighted[internal] - below,
@@ -118,7 +143,8 @@ class Tree:
         ``sklearn.tree.export_text``.  With ``class_names`` (a classifier's
         ``classes_``), a leaf shows its majority class before its proportions.  A
         missing-value branch is shown as ``<name> is missing``; a branch without a child
-        is not shown."""
+        is not shown, nor the missing-value direction of a CART split (where missing values
+        follow one of its two children)."""
         names = feature_names or [f"feature_{j}" for j in range(int(self.feature.max()) + 1)]
         lines, stack = [], [(0, 0)]
         while stack:
@@ -140,6 +166,12 @@ class Tree:
             branches = [(f"{bar}{name} <= {t}", self.children_left[node]),
                         (f"{bar}{name} >  {t}", self.children_right[node]),
                         (f"{bar}{name} is missing", self.children_missing[node])]
+            if self.categorical[node]:
+                chosen = "{" + ", ".join(str(c) for c in self.categories_left(node)) + "}"
+                branches[:2] = [(f"{bar}{name} in {chosen}", self.children_left[node]),
+                                (f"{bar}{name} not in {chosen}", self.children_right[node])]
+            if branches[2][1] in (branches[0][1], branches[1][1]):   # CART: a direction
+                branches.pop()
             for text, child in reversed(branches):        # a stack: push the last first
                 if child != TREE_LEAF:
                     stack += [(child, depth + 1), text]
@@ -156,37 +188,58 @@ class TreeRecorder:
 
     def __init__(self):
         self.batches, self.splits, self.links, self.node_count = [], [], [], 0
+        self.categorical_splits = []
 
-    def add_nodes(self, value, impurity, counts, parents=None, branch=LEFT):
-        """Append nodes, children of ``parents`` (None: the root) on ``branch``; return
-        their ids."""
+    def add_nodes(self, value, impurity, counts, parents=None, branch=LEFT, weight=None):
+        """Append nodes, children of ``parents`` (None: the root) on ``branch``, holding
+        ``counts`` samples of total ``weight`` (default: the counts); return their ids."""
         counts = np.atleast_1d(counts)
         ids = np.arange(self.node_count, self.node_count + len(counts))
-        self.batches.append((np.atleast_2d(value), np.atleast_1d(impurity), counts))
+        weight = counts if weight is None else np.atleast_1d(weight)
+        self.batches.append((np.atleast_2d(value), np.atleast_1d(impurity), counts, weight))
         if parents is not None:
             self.links.append((np.atleast_1d(parents), np.broadcast_to(branch, len(ids)),
                                ids))
         self.node_count += len(counts)
         return ids
 
-    def set_splits(self, nodes, feature, threshold):
-        """Give ``nodes`` their tests ``x[feature] <= threshold``."""
-        self.splits.append((np.atleast_1d(nodes), np.atleast_1d(feature),
-                            np.atleast_1d(threshold)))
+    def set_splits(self, nodes, feature, threshold, missing_go_to_left=None,
+                   categories_left=None):
+        """Give ``nodes`` their tests ``x[feature] <= threshold``; a missing value goes
+        left where ``missing_go_to_left`` (None: the node has a missing-value child of its
+        own, or none).  ``categories_left``: for one categorical split, the category
+        codes it sends left."""
+        nodes = np.atleast_1d(nodes)
+        self.splits.append((nodes, np.atleast_1d(feature), np.atleast_1d(threshold),
+                            None if missing_go_to_left is None
+                            else np.broadcast_to(missing_go_to_left, len(nodes))))
+        if categories_left is not None:
+            self.categorical_splits.append((int(nodes[0]), tuple(categories_left)))
 
     def finish(self):
         """The flat ``Tree``."""
-        value, impurity, counts = (np.concatenate(part) for part in zip(*self.batches))
+        value, impurity, counts, weight = (np.concatenate(part) for part in zip(*self.batches))
         children = np.full((self.node_count, 3), TREE_LEAF, dtype=np.intp)
         for parents, branch, ids in self.links:
             children[parents, branch] = ids
         feature = np.full(self.node_count, TREE_UNDEFINED, dtype=np.intp)
         threshold = np.full(self.node_count, float(TREE_UNDEFINED))
-        for nodes, split_feature, split_threshold in self.splits:
+        for nodes, split_feature, split_threshold, to_left in self.splits:
             feature[nodes], threshold[nodes] = split_feature, split_threshold
+            if to_left is not None:
+                children[nodes, MISSING] = np.where(to_left, children[nodes, LEFT],
+                                                    children[nodes, RIGHT])
         left, right, missing = (np.ascontiguousarray(c) for c in children.T)
+        categorical = np.zeros(self.node_count, dtype=bool)
+        bits = np.zeros((self.node_count, 256), dtype=bool)
+        for node, codes in self.categorical_splits:
+            categorical[node] = True
+            bits[node, list(codes)] = True
         return Tree(children_left=left, children_right=right, children_missing=missing,
                     feature=feature,
                     threshold=threshold, value=value.astype(np.float64),
                     impurity=impurity.astype(np.float64),
-                    n_node_samples=counts.astype(np.intp))
+                    n_node_samples=counts.astype(np.intp),
+                    weighted_n_node_samples=weight.astype(np.float64),
+                    categorical=categorical,
+                    category_bits=np.packbits(bits, axis=1, bitorder="little"))

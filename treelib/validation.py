@@ -16,12 +16,13 @@ def _describe_position(mask):
     return f"position {first[0]}"
 
 
-def check_array(values, *, name="X", ndim=2):
-    """Return ``values`` as a finite float64 array with ``ndim`` dimensions.
+def check_array(values, *, name="X", ndim=2, allow_nan=False):
+    """Return ``values`` as a float64 array with ``ndim`` dimensions, finite (or NaN,
+    a missing value, with ``allow_nan``).
 
     Raises ``ValueError`` for strings or other non-numeric data, complex numbers, the
-    wrong number of dimensions, no samples (or, for 2-D input, no features), NaN and
-    infinity.
+    wrong number of dimensions, no samples (or, for 2-D input, no features), NaN (unless
+    allowed) and infinity.
     """
     if isinstance(values, (str, bytes)):
         raise ValueError(f"{name} must be numeric; got a string: {values!r}")
@@ -54,9 +55,10 @@ def check_array(values, *, name="X", ndim=2):
         raise ValueError(f"{name} has 0 features (shape {array.shape})")
     array = np.ascontiguousarray(array, dtype=np.float64)
     nan = np.isnan(array)
-    if nan.any():
-        raise ValueError(f"{name} contains NaN (first at {_describe_position(nan)}); the "
-                         "exact split finders do not handle missing values")
+    if nan.any() and not allow_nan:
+        raise ValueError(f"{name} contains NaN (first at {_describe_position(nan)}); "
+                         "missing values are accepted only where noted (the cumsum and "
+                         "hist splitters)")
     infinite = np.isinf(array)
     if infinite.any():
         raise ValueError(f"{name} contains infinity (first at "
@@ -97,6 +99,21 @@ def check_target_range(y):
             f"min(y)) reaches {MAX_TARGET_SPREAD:.3g}; rescale y (divide it by a power "
             "of ten) first")
     return y
+
+
+def check_sample_weight(sample_weight, n_samples):
+    """Sample weights: a finite, non-negative 1-D array of ``n_samples`` numbers with a
+    positive sum."""
+    weights = check_array(sample_weight, name="sample_weight", ndim=1)
+    if len(weights) != n_samples:
+        raise ValueError(f"sample_weight has {len(weights)} entries for {n_samples} "
+                         "samples")
+    if (weights < 0).any():
+        raise ValueError(f"sample_weight must be non-negative; found "
+                         f"{weights[weights < 0][0]!r} at {_describe_position(weights < 0)}")
+    if weights.sum() <= 0:
+        raise ValueError("sample_weight sums to 0: no sample counts")
+    return weights
 
 
 def check_min_samples_leaf(min_samples_leaf):

@@ -11,7 +11,13 @@ from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from treelib.criteria import CLASSIFICATION_CRITERIA, REGRESSION_CRITERIA, one_hot
+from treelib.criteria import (
+    CLASSIFICATION_CRITERIA,
+    REGRESSION_CRITERIA,
+    check_poisson_targets,
+    one_hot,
+)
+from treelib.estimators.encoding import categorical_mask, encode_categories, fit_categories
 from treelib.estimators.params import (
     check_number,
     count_or_fraction,
@@ -20,8 +26,12 @@ from treelib.estimators.params import (
     resolve_max_features,
 )
 from treelib.finders import Finder
-from treelib.growth import StoppingRules, check_builder, grow
-from treelib.validation import check_target_range
+from treelib.finders.categorical import STRATEGIES, Categories
+from treelib.growth import StoppingRules, check_builder, grow, without_zero_weights
+from treelib.validation import check_sample_weight, check_target_range
+
+#: The splitters that accept missing values (NaN) in X.
+MISSING_VALUE_SPLITTERS = ("cumsum", "hist")
 
 
 class BaseDecisionTree(BaseEstimator):
@@ -31,8 +41,11 @@ class BaseDecisionTree(BaseEstimator):
 
     def __init__(self, *, criterion, splitter="cumsum", builder=None, max_depth=None,
                  min_samples_split=2, min_samples_leaf=1, min_impurity_decrease=0.0,
-                 max_leaf_nodes=None, max_features=None, random_state=None, max_bins=255):
+                 max_leaf_nodes=None, max_features=None, random_state=None, max_bins=255,
+                 categorical_features="from_dtype", categorical_splitter="partition"):
         self.criterion = criterion
+        self.categorical_features = categorical_features
+        self.categorical_splitter = categorical_splitter
         self.splitter = splitter
         self.max_bins = max_bins
         self.builder = builder
@@ -44,8 +57,28 @@ class BaseDecisionTree(BaseEstimator):
         self.max_features = max_features
         self.random_state = random_state
 
-    def _grow(self, X, Y):
-        """Grow ``tree_`` on X (float32) and statistics Y; set the fitted attributes.
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = self.splitter in MISSING_VALUE_SPLITTERS
+        return tags
+
+    def _validate_fit(self, X, y, sample_weight, **options):
+        forget_fit(self)
+        n_features = np.shape(X)[1] if np.ndim(X) == 2 else 0
+        self.is_categorical_ = categorical_mask(self.categorical_features, X, n_features)
+        self.categories_ = fit_categories(X, self.is_categorical_)
+        X = encode_categories(X, self.categories_)
+        X, y = validate_data(self, X, y, dtype=np.float32, ensure_all_finite=self._finite(),
+                             **options)
+        weights = None if sample_weight is None else check_sample_weight(sample_weight,
+                                                                           len(y))
+        return X, y, weights
+
+    def _finite(self):
+        return "allow-nan" if self.splitter in MISSING_VALUE_SPLITTERS else True
+
+    def _grow(self, X, Y, weights=None):
+        """Grow ``tree_`` on X (float32) and targets Y; set the fitted attributes.
 
         The finder prepares the data it searches (``splitter="hist"`` bins the features
         once, and the tree is grown on the bin codes), and the grower named by
@@ -60,11 +93,18 @@ class BaseDecisionTree(BaseEstimator):
         builder = check_builder(self.builder or ("best_first" if max_leaf_nodes is not None
                                                  else "depth_first"))
         max_features = resolve_max_features(self.max_features, n_features)
+        categories = None
+        if self.is_categorical_.any():
+            if self.categorical_splitter not in STRATEGIES:
+                raise ValueError(f"categorical_splitter must be one of {list(STRATEGIES)}; "
+                                 f"got {self.categorical_splitter!r}")
+            counts = np.array([-1 if c is None else len(c) for c in self.categories_])
+            categories = Categories(counts, self.categorical_splitter)
         finder = Finder(self.splitter, self.criterion,
                         min_samples_leaf=count_or_fraction("min_samples_leaf",
                                                            self.min_samples_leaf, n_samples, 1),
                         max_features=max_features, rng=numpy_rng(self.random_state),
-                        max_bins=self.max_bins)
+                        max_bins=self.max_bins, categories=categories)
         rules = StoppingRules(
             max_depth=check_number("max_depth", self.max_depth, integer=True, low=1,
                                    allow_none=True),
@@ -74,7 +114,8 @@ class BaseDecisionTree(BaseEstimator):
                                                self.min_impurity_decrease, integer=False,
                                                low=0.0),
             max_leaf_nodes=max_leaf_nodes)
-        self.tree_ = grow(builder, finder.prepare(X), Y, finder, rules)
+        X, Y, weights = without_zero_weights(X, Y, weights)   # (before binning too)
+        self.tree_ = grow(builder, finder.prepare(X), Y, finder, rules, weights=weights)
         if finder.bin_thresholds is not None:
             self.bin_thresholds_ = finder.bin_thresholds
         self.max_features_ = max_features or n_features
@@ -83,7 +124,8 @@ class BaseDecisionTree(BaseEstimator):
 
     def _validate_X_predict(self, X):
         check_is_fitted(self)
-        return validate_data(self, X, dtype=np.float32, reset=False)
+        return validate_data(self, encode_categories(X, self.categories_), dtype=np.float32,
+                             reset=False, ensure_all_finite=self._finite())
 
     def apply(self, X):
         """Id of the leaf each row of ``X`` falls into."""
@@ -108,7 +150,10 @@ _PARAMETERS = """
         every feature once into at most ``max_bins`` bins and searches the cuts between
         bins; "random" draws one threshold per feature uniformly between its smallest and
         largest value in the node and keeps the best (scikit-learn's
-        ``splitter="random"``).
+        ``splitter="random"``).  "cumsum" and "hist" accept missing values: each split
+        tries them on both sides and keeps the better (``tree_.missing_go_to_left``);
+        a missing value at prediction time on a feature that had none in the node goes
+        to the larger child, as in scikit-learn.
     builder : {"depth_first", "recursive", "best_first", "level_wise"} or None, \
 default=None
         The growth order (``treelib.growth``).  None means "depth_first", or
@@ -122,7 +167,8 @@ default=None
     min_samples_split : int or float, default=2
         A node with fewer samples is a leaf (a float is a fraction of the samples).
     min_samples_leaf : int or float, default=1
-        Each child of a split keeps at least this many samples.
+        Each child of a split keeps at least this many samples (counted without their
+        weights, as in scikit-learn).
     min_impurity_decrease : float, default=0.0
         A node is split only if its split decreases the impurity, weighted by the
         node's share of the training samples, by at least this much.
@@ -138,6 +184,19 @@ default=None
         at most ``max_bins`` distinct values gets one bin per value, and the split is
         then exact.
 
+    categorical_features : "from_dtype", None, array-like of int, bool or str, \
+default="from_dtype"
+        The categorical features, as in scikit-learn's HistGradientBoosting: the pandas
+        columns of dtype ``category`` ("from_dtype"), none, indices, a boolean mask, or
+        column names.  A categorical feature (at most 255 categories) is split by sending
+        a set of categories left; a category not seen in training goes where missing
+        values go.  Supported by the exact and "hist" splitters with a per-node builder.
+    categorical_splitter : {"partition", "one_vs_rest"}, default="partition"
+        How a categorical feature is split: the best partition found by sorting the
+        categories by their mean target (exact for squared error and two classes, a
+        heuristic for more classes), or one category against the rest
+        (``treelib.finders.categorical``).
+
     Attributes
     ----------
     tree_ : treelib.tree.Tree
@@ -152,38 +211,53 @@ default=None
         With ``splitter="hist"``: the thresholds between the bins of each feature.
     n_features_in_ : int
         Number of features seen in ``fit``.
+    is_categorical_ : ndarray of bool of shape (n_features,)
+        Which features were treated as categorical.
+    categories_ : list of ndarray or None
+        The categories of each categorical feature (None for the others), in the order of
+        their codes.
 """
 
 
 class DecisionTreeRegressor(RegressorMixin, BaseDecisionTree):
-    __doc__ = """A regression tree (squared error), scikit-learn compatible.
+    __doc__ = """A regression tree, scikit-learn compatible.
 
     Parameters
     ----------
-    criterion : {"squared_error"}, default="squared_error"
-        The impurity: the variance of the targets in a node.""" + _PARAMETERS
+    criterion : {"squared_error", "poisson", "absolute_error"}, default="squared_error"
+        The impurity: the variance of the targets in a node (leaves predict the mean),
+        half the Poisson deviance (the mean; targets must be non-negative with a positive
+        sum), or the mean absolute deviation from the median (the median; exact
+        splitters and per-node builders only).""" + _PARAMETERS
 
     _criteria = REGRESSION_CRITERIA
 
     def __init__(self, *, criterion="squared_error", splitter="cumsum", builder=None,
                  max_depth=None, min_samples_split=2, min_samples_leaf=1,
                  min_impurity_decrease=0.0, max_leaf_nodes=None, max_features=None,
-                 random_state=None, max_bins=255):
+                 random_state=None, max_bins=255, categorical_features="from_dtype",
+                 categorical_splitter="partition"):
         super().__init__(criterion=criterion, splitter=splitter, builder=builder,
                          max_depth=max_depth, min_samples_split=min_samples_split,
                          min_samples_leaf=min_samples_leaf,
                          min_impurity_decrease=min_impurity_decrease,
                          max_leaf_nodes=max_leaf_nodes, max_features=max_features,
-                         random_state=random_state, max_bins=max_bins)
+                         random_state=random_state, max_bins=max_bins,
+                         categorical_features=categorical_features,
+                         categorical_splitter=categorical_splitter)
 
-    def fit(self, X, y):
-        """Grow the tree on ``X`` (n_samples, n_features) and ``y`` (n_samples,)."""
-        forget_fit(self)
-        X, y = validate_data(self, X, y, dtype=np.float32, y_numeric=True)
-        return self._grow(X, check_target_range(y)[:, None])
+    def fit(self, X, y, sample_weight=None):
+        """Grow the tree on ``X`` (n_samples, n_features; NaN allowed with the "cumsum"
+        and "hist" splitters) and ``y`` (n_samples,), each sample weighted by
+        ``sample_weight`` (default: 1)."""
+        X, y, weights = self._validate_fit(X, y, sample_weight, y_numeric=True)
+        y = check_target_range(np.asarray(y, dtype=np.float64))
+        if self.criterion == "poisson":
+            check_poisson_targets(y)
+        return self._grow(X, y[:, None], weights)
 
     def predict(self, X):
-        """Mean training target of the leaf each row of ``X`` falls into."""
+        """The prediction (mean, or median) of the leaf each row of ``X`` falls into."""
         X = self._validate_X_predict(X)
         return self.tree_.predict(X)[:, 0]
 
@@ -206,22 +280,26 @@ class DecisionTreeClassifier(ClassifierMixin, BaseDecisionTree):
     def __init__(self, *, criterion="gini", splitter="cumsum", builder=None,
                  max_depth=None, min_samples_split=2, min_samples_leaf=1,
                  min_impurity_decrease=0.0, max_leaf_nodes=None, max_features=None,
-                 random_state=None, max_bins=255):
+                 random_state=None, max_bins=255, categorical_features="from_dtype",
+                 categorical_splitter="partition"):
         super().__init__(criterion=criterion, splitter=splitter, builder=builder,
                          max_depth=max_depth, min_samples_split=min_samples_split,
                          min_samples_leaf=min_samples_leaf,
                          min_impurity_decrease=min_impurity_decrease,
                          max_leaf_nodes=max_leaf_nodes, max_features=max_features,
-                         random_state=random_state, max_bins=max_bins)
+                         random_state=random_state, max_bins=max_bins,
+                         categorical_features=categorical_features,
+                         categorical_splitter=categorical_splitter)
 
-    def fit(self, X, y):
-        """Grow the tree on ``X`` (n_samples, n_features) and labels ``y``."""
-        forget_fit(self)
-        X, y = validate_data(self, X, y, dtype=np.float32)
+    def fit(self, X, y, sample_weight=None):
+        """Grow the tree on ``X`` (n_samples, n_features; NaN allowed with the "cumsum"
+        and "hist" splitters) and labels ``y``, each sample weighted by
+        ``sample_weight`` (default: 1)."""
+        X, y, weights = self._validate_fit(X, y, sample_weight)
         check_classification_targets(y)
         self.classes_, codes = np.unique(y, return_inverse=True)
         self.n_classes_ = len(self.classes_)
-        return self._grow(X, one_hot(codes, self.n_classes_))
+        return self._grow(X, one_hot(codes, self.n_classes_), weights)
 
     def predict_proba(self, X):
         """Class proportions of the leaf each row of ``X`` falls into, (n, n_classes)."""

@@ -30,7 +30,8 @@ from treelib.criteria import as_columns, check_criterion, target_statistics
 from treelib.finders.exact import SCORERS, exact_split
 from treelib.finders.histogram import histogram_split
 from treelib.finders.random import random_split
-from treelib.validation import check_array, check_min_samples_leaf
+from treelib.split import MISSING_BIN
+from treelib.validation import check_array, check_min_samples_leaf, check_sample_weight
 
 #: Every finder, by name (the estimators' ``splitter``).
 SPLITTERS = ("naive", "scan", "cumsum", "hist", "random")
@@ -71,10 +72,13 @@ class Finder:
     subtract : bool, default=True
         For ``"hist"`` grown level-wise: get the larger of two siblings' histograms as
         their parent's minus the smaller one's (the subtraction trick).
+    categories : treelib.finders.categorical.Categories or None
+        Which features are categorical (their values are category codes) and how they
+        are split; None: every feature is numeric.
     """
 
     def __init__(self, splitter, criterion, *, min_samples_leaf=1, max_features=None,
-                 rng=None, max_bins=255, subtract=True):
+                 rng=None, max_bins=255, subtract=True, categories=None):
         self.splitter = splitter if splitter == RANDOM_TREE else check_splitter(splitter)
         self.criterion = check_criterion(criterion)
         self.min_samples_leaf = check_min_samples_leaf(min_samples_leaf)
@@ -85,67 +89,100 @@ class Finder:
                              "draws at random: give rng, a numpy.random.Generator")
         self.rng = rng
         self.subtract = bool(subtract)
-        self.bin_thresholds = None
+        self.categories = categories
+        if categories is not None and splitter not in ("naive", "scan", "cumsum", "hist"):
+            raise ValueError(f"splitter={splitter!r} does not split categorical features; "
+                             "use 'cumsum' or 'hist'")
+        self.bin_thresholds, self.missing = None, False
 
     def prepare(self, X):
         """The data the growers hand to this finder: ``X`` itself, or for ``"hist"`` its
-        bin codes (the bins are cut here, once, and kept in ``bin_thresholds``)."""
+        bin codes (the bins are cut here, once, and kept in ``bin_thresholds``; a missing
+        value gets ``MISSING_BIN``)."""
         if self.splitter != "hist":
             return X
-        codes, self.bin_thresholds = bin_features(X, self.max_bins)
+        numeric = (np.ones(X.shape[1], bool) if self.categories is None
+                   else self.categories.counts < 0)
+        codes = np.empty(X.shape, dtype=np.uint8)
+        self.bin_thresholds = [np.zeros(0)] * X.shape[1]
+        if numeric.any():
+            codes[:, numeric], thresholds = bin_features(X[:, numeric], self.max_bins)
+            for j, cuts in zip(np.flatnonzero(numeric), thresholds):
+                self.bin_thresholds[j] = cuts
+        for j in np.flatnonzero(~numeric):       # a category's code is its bin
+            codes[:, j] = np.where(np.isnan(X[:, j]), MISSING_BIN, np.nan_to_num(X[:, j]))
+        self.missing = bool((codes == MISSING_BIN).any())
         return codes
 
     @property
     def n_bins(self):
-        """Number of bins of the widest binned feature (``"hist"`` after ``prepare``)."""
+        """Width of the histograms: the bins of the widest binned feature, or all 256
+        codes when the training data have missing values (``"hist"`` after
+        ``prepare``)."""
         if self.bin_thresholds is None:
             raise ValueError("the bins are cut by prepare(X): call it before asking for "
                              "n_bins")
-        return max(len(t) for t in self.bin_thresholds) + 1
+        if self.missing:
+            return MISSING_BIN + 1
+        widest = max(len(t) for t in self.bin_thresholds) + 1
+        if self.categories is not None:
+            widest = max(widest, int(self.categories.counts.max()))
+        return max(widest, 1)
 
-    def search(self, data, Y):
+    def search(self, data, Y, weights=None):
         """Best split of the node over all the columns of ``data`` (a histogram split's
         threshold is then its bin; ``__call__`` writes the threshold on X)."""
+        return self.search_features(data, Y, weights, self.categories)
+
+    def search_features(self, data, Y, weights, categories):
+        """``search`` with the categorical features described by ``categories``."""
         if self.splitter in SCORERS:
-            return exact_split(data, Y, self.criterion, self.min_samples_leaf, self.splitter)
+            return exact_split(data, Y, self.criterion, self.min_samples_leaf, self.splitter,
+                               weights, categories)
         if self.splitter == "hist":
             return histogram_split(data, Y, self.n_bins, self.criterion,
-                                   self.min_samples_leaf)
+                                   self.min_samples_leaf, weights=weights,
+                                   categories=categories)
         if self.splitter == RANDOM_TREE:
             raise ValueError("random decision trees draw a whole level at once: grow them "
                              "with builder='level_wise'")
-        return random_split(data, Y, self.rng, self.criterion, self.min_samples_leaf)
+        return random_split(data, Y, self.rng, self.criterion, self.min_samples_leaf,
+                            weights)
 
-    def __call__(self, data, Y):
+    def __call__(self, data, Y, weights=None):
         n_features = data.shape[1]
-        chosen = np.arange(n_features)
+        chosen, categories = np.arange(n_features), self.categories
         if self.max_features is not None and self.max_features < n_features:
-            varies = data.max(axis=0) > data.min(axis=0)
+            varies = np.nanmax(data, axis=0) > np.nanmin(data, axis=0)
             visit = self.rng.permutation(n_features)
             chosen = np.sort(visit[varies[visit]][: self.max_features])
             if len(chosen) == 0:
                 return None
             data = data[:, chosen]
-        split = self.search(data, Y)
+            if categories is not None:
+                categories = dataclasses.replace(categories, counts=categories.counts[chosen])
+        split = self.search_features(data, Y, weights, categories)
         if split is None:
             return None
         feature = int(chosen[split.feature])
         threshold = split.threshold
         if split.bin is not None:
-            threshold = float(self.bin_thresholds[feature][split.bin])
+            cuts = self.bin_thresholds[feature]
+            threshold = float(cuts[split.bin]) if split.bin < len(cuts) else np.inf
         return dataclasses.replace(split, feature=feature, threshold=threshold)
 
 
 def best_split(X, y, splitter="cumsum", *, criterion="squared_error", min_samples_leaf=1,
-               check_input=True):
+               sample_weight=None, check_input=True):
     """Best split of the node holding samples ``X``, targets ``y``.
 
     Parameters
     ----------
     X : array-like of shape (n_samples, n_features)
-        Finite numeric features.
+        Numeric features, finite or (with ``splitter="cumsum"``) NaN for a missing value.
     y : array-like of shape (n_samples,)
-        Finite numeric targets (squared error) or class labels (Gini, entropy).
+        Finite numeric targets (squared error, Poisson, absolute error) or class labels
+        (Gini, entropy).
     splitter : {"naive", "scan", "cumsum"}, default="cumsum"
         How the gains of the candidate cuts are computed (``treelib.finders.exact``);
         all three return the same split.
@@ -153,6 +190,9 @@ def best_split(X, y, splitter="cumsum", *, criterion="squared_error", min_sample
         The impurity whose decrease is maximised.
     min_samples_leaf : int, default=1
         Each child must receive at least this many samples.
+    sample_weight : array-like of shape (n_samples,), optional
+        Non-negative weights: a sample of weight 2 counts as two (for the impurity, not
+        for ``min_samples_leaf``).
     check_input : bool, default=True
         Validate ``X`` and ``y``.  With False, ``y`` must already be the statistics
         ``Y`` (n, k) of ``treelib.criteria.target_statistics``.
@@ -176,11 +216,13 @@ def best_split(X, y, splitter="cumsum", *, criterion="squared_error", min_sample
     check_criterion(criterion)
     min_samples_leaf = check_min_samples_leaf(min_samples_leaf)
     if check_input:
-        X = check_array(X, name="X", ndim=2)
+        X = check_array(X, name="X", ndim=2, allow_nan=splitter == "cumsum")
         Y = target_statistics(y, criterion)
         if len(X) != len(Y):
             raise ValueError(f"X and y have different numbers of samples: {len(X)} and "
                              f"{len(Y)}")
+        if sample_weight is not None:
+            sample_weight = check_sample_weight(sample_weight, len(Y))
     else:
         Y = as_columns(y)
-    return exact_split(X, Y, criterion, min_samples_leaf, splitter)
+    return exact_split(X, Y, criterion, min_samples_leaf, splitter, sample_weight)

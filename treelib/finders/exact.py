@@ -2,10 +2,10 @@
 
 Every exact finder follows the same three steps (``exact_split``):
 
-1. sort each feature once: ``order[:, j]`` lists the samples by increasing ``X[:, j]``;
-   a *cut* after the i-th smallest value sends those i + 1 samples left.  A cut is a
-   candidate only between two different values and when both children keep at least
-   ``min_samples_leaf`` samples (``candidate_cuts``);
+1. sort each feature once: ``order[:, j]`` lists the samples by increasing ``X[:, j]``
+   (missing values, NaN, last); a *cut* after the i-th smallest value sends those i + 1
+   samples left.  A cut is a candidate only between two different values and when both
+   children keep at least ``min_samples_leaf`` samples (``candidate_cuts``);
 2. score every candidate cut; **this is the only step where the methods differ**:
 
    ``"naive"``   recomputes both children's impurity from scratch (O(f n^2));
@@ -15,25 +15,34 @@ Every exact finder follows the same three steps (``exact_split``):
 3. keep the best cut under the one tie rule (``treelib.split.best_cut``).
 
 One interface for the three scorers: ``gains, bounds = scorer(Y, order, valid,
-criterion)``.  ``Y`` (n, k) holds per-sample statistics (``treelib.criteria``): the target
-for squared error, the one-hot classes for Gini and entropy.  ``gains`` (n - 1, f) holds
-the gain of every cut, ``-inf`` where there is no candidate; ``bounds`` the rounding
-bound of each gain, which the tie rule needs.
+criterion, weights)``.  ``Y`` (n, k) holds per-sample targets (one-hot classes for Gini and
+entropy), ``weights`` (n,) the sample weights (None: all 1).  ``gains`` (n - 1, f) holds
+the gain of every cut, ``-inf`` where there is no candidate; ``bounds`` the rounding bound
+of each gain, which the tie rule needs.
+
+Absolute error has no sums to run: its ``"scan"`` and ``"cumsum"`` keep a running median
+instead (``treelib.finders.median``, O(f n log n)); its ``"naive"`` recomputes as usual.
+
+Missing values (``"cumsum"`` only, as scikit-learn's trees): a feature with NaN in the
+node is searched twice, missing values right then left, plus the cut that sends every
+present value left and only the missing ones right (threshold +inf).
 """
 
 import numpy as np
 
-from treelib.criteria import EPS, as_columns, node_impurity, node_statistics, score_cuts
+from treelib.criteria import as_columns, node_impurity, node_statistics
+from treelib.finders.median import median_gains
+from treelib.gains import EPS, score_cuts
 from treelib.split import Split, best_cut, midpoint
 
 
 def candidate_cuts(X, min_samples_leaf=1):
     """Sort every feature and mark the cuts that are allowed.
 
-    Returns ``order`` (n, f), the samples of each feature in increasing order (stable);
-    ``x_sorted`` (n, f), the sorted values; and ``valid`` (n - 1, f), True where the cut
-    after position i is between two different values and leaves at least
-    ``min_samples_leaf`` samples on each side.  Cost: O(f n log n), the sort.
+    Returns ``order`` (n, f), the samples of each feature in increasing order (stable,
+    NaN last); ``x_sorted`` (n, f), the sorted values; and ``valid`` (n - 1, f), True
+    where the cut after position i is between two different (present) values and leaves
+    at least ``min_samples_leaf`` samples on each side.  Cost: O(f n log n), the sort.
     """
     n = len(X)
     order = np.argsort(X, axis=0, kind="stable")
@@ -44,7 +53,7 @@ def candidate_cuts(X, min_samples_leaf=1):
     return order, x_sorted, valid
 
 
-def naive_gains(Y, order, valid, criterion="squared_error"):
+def naive_gains(Y, order, valid, criterion="squared_error", weights=None):
     """Gain of every candidate cut, recomputing both children's impurity.
 
     The textbook baseline: for each cut, take the samples left of it and right of it and
@@ -55,37 +64,46 @@ def naive_gains(Y, order, valid, criterion="squared_error"):
     """
     Y = as_columns(Y)
     n = len(Y)
-    parent = n * node_impurity(Y, criterion)
+    w = np.ones(n) if weights is None else np.asarray(weights, np.float64)
+
+    def loss(rows):                        # W I of the samples ``rows``
+        part = None if weights is None else w[rows]
+        return w[rows].sum() * node_impurity(Y[rows], criterion, part)
+
+    parent = loss(np.arange(n))
     gains = np.full(valid.shape, -np.inf)
     bounds = np.zeros(valid.shape)
     for j in range(order.shape[1]):
-        Y_sorted = Y[order[:, j]]
         for i in np.flatnonzero(valid[:, j]):
-            left = len(Y_sorted[: i + 1]) * node_impurity(Y_sorted[: i + 1], criterion)
-            right = len(Y_sorted[i + 1:]) * node_impurity(Y_sorted[i + 1:], criterion)
-            gains[i, j] = parent - left - right
-            bounds[i, j] = 4 * (n + 2) * EPS * (parent + left + right)
+            left, right = order[: i + 1, j], order[i + 1:, j]
+            if w[left].sum() <= 0 or w[right].sum() <= 0:
+                continue
+            loss_left, loss_right = loss(left), loss(right)
+            gains[i, j] = parent - loss_left - loss_right
+            bounds[i, j] = 4 * (n + 2) * EPS * (parent + loss_left + loss_right)
     return gains, bounds
 
 
-def _scores(left_sums, node, valid, criterion):
-    """Gains and bounds of every cut from the left sums (n - 1, f, k) of a node."""
-    n = len(node.stats)
-    n_left = np.arange(1, n)[:, None]
-    gains, bounds = score_cuts(left_sums, n_left, node.totals[0], n, criterion,
-                               None if node.abs_totals is None else node.abs_totals[0])
+def scores(left_sums, left_weights, node, valid, criterion):
+    """Gains and bounds of every cut from the left sums (cuts, f, k) and left weights
+    (cuts, f) of a node (its ``NodeStatistics``); -inf where ``valid`` is False."""
+    gains, bounds = score_cuts(left_sums, left_weights, node.totals[0], node.weight[0],
+                               criterion,
+                               None if node.abs_totals is None else node.abs_totals[0],
+                               n_terms=len(node.stats))
     return np.where(valid, gains, -np.inf), np.where(valid, bounds, 0.0)
 
 
-class _Node:
-    """One node's ``treelib.criteria.node_statistics``."""
+def left_weights_of(weights, order):
+    """The weight of the left child of every cut (n - 1, f): the position + 1 without
+    sample weights, their running sums with."""
+    n = len(order)
+    if weights is None:
+        return np.broadcast_to(np.arange(1.0, n)[:, None], (n - 1, order.shape[1]))
+    return np.cumsum(np.asarray(weights, np.float64)[order], axis=0)[:-1]
 
-    def __init__(self, Y, criterion):
-        _, _, self.stats, self.totals, self.abs_totals = node_statistics(
-            Y, [len(Y)], criterion)
 
-
-def scan_gains(Y, order, valid, criterion="squared_error"):
+def scan_gains(Y, order, valid, criterion="squared_error", weights=None):
     """Gain of every candidate cut by the seed article's scan, a plain Python loop.
 
     Walk each feature's sorted samples once, moving one sample at a time into the left
@@ -100,7 +118,7 @@ def scan_gains(Y, order, valid, criterion="squared_error"):
     Python steps per node** (O(k) more per step for k classes) after the O(f n log n)
     sort.  Invalid cuts: ``-inf``.
     """
-    node = _Node(Y, criterion)
+    node = node_statistics(Y, [len(as_columns(Y))], criterion, weights)
     n, n_features = order.shape
     left_sums = np.zeros((n - 1, n_features, node.stats.shape[1]))
     for j in range(n_features):
@@ -108,41 +126,104 @@ def scan_gains(Y, order, valid, criterion="squared_error"):
         for i, row in enumerate(node.stats[order[:-1, j]].tolist()):
             running = [s + v for s, v in zip(running, row)]
             left_sums[i, j] = running
-    return _scores(left_sums, node, valid, criterion)
+    return scores(left_sums, left_weights_of(weights, order), node, valid, criterion)
 
 
-def cumsum_gains(Y, order, valid, criterion="squared_error"):
+def cumsum_gains(Y, order, valid, criterion="squared_error", weights=None, n_missing=None):
     """Gain of every candidate cut of every feature at once, with ``np.cumsum``.
 
     ``stats[order]`` (n, f, k) holds the statistics in the order of each feature; one
     cumulative sum along the samples gives the left child's sums for every cut of every
-    feature, and ``gain_from_sums`` scores all (n - 1) x f cuts in one array expression
-    (the variance-to-sum identity for squared error, on centred targets; class counts
-    for Gini and entropy).  **O(f n k) numpy work per node** after the O(f n log n)
-    sort, with a fixed number of numpy calls whatever n and f are.  Invalid cuts: -inf.
+    feature, and ``treelib.gains.gain_from_sums`` scores all (n - 1) x f cuts in one
+    array expression (the variance-to-sum identity for squared error, on centred
+    targets; class counts for Gini and entropy).  **O(f n k) numpy work per node** after
+    the O(f n log n) sort, with a fixed number of numpy calls whatever n and f are.
+
+    With ``n_missing`` (f,), the number of NaN of each feature (sorted last), the result
+    has 2 (n - 1) rows: the cut after position i with missing values right (the cut after
+    the last present value sends only the missing ones right), then with them left.
+    Invalid cuts: ``-inf``.
     """
-    node = _Node(Y, criterion)
+    node = node_statistics(Y, [len(as_columns(Y))], criterion, weights)
     left_sums = np.cumsum(node.stats[order], axis=0)[:-1]
-    return _scores(left_sums, node, valid, criterion)
+    left_w = left_weights_of(weights, order)
+    if n_missing is None or not np.any(n_missing):
+        return scores(left_sums, left_w, node, valid, criterion)
+    n, n_features = order.shape
+    present = n - np.asarray(n_missing)                     # (f,)
+    features = np.arange(n_features)
+    has_missing = present < n
+    # the cut after the last present value: every present value left, missing right
+    last = np.clip(present - 1, 0, n - 2)
+    valid_right = valid.copy()
+    n_left = np.arange(1, n)[:, None]
+    valid_right[last, features] |= has_missing & (present >= 1)
+    # missing values left: the left sums gain the missing samples' sums and weights
+    missing_sums = node.totals[0] - np.where(present[:, None] > 0,
+                                             left_sums[last, features], 0.0)
+    total_w = node.weight[0]
+    present_w = np.where(present > 0, left_w[last, features], 0.0)
+    with_missing = valid & has_missing & (n_left < present)
+    gains_right, bounds_right = scores(left_sums, left_w, node, valid_right, criterion)
+    gains_left, bounds_left = scores(left_sums + missing_sums, left_w + (total_w - present_w),
+                                     node, with_missing, criterion)
+    return (np.concatenate([gains_right, gains_left]),
+            np.concatenate([bounds_right, bounds_left]))
 
 
 SCORERS = {"naive": naive_gains, "scan": scan_gains, "cumsum": cumsum_gains}
 
 
-def exact_split(X, Y, criterion="squared_error", min_samples_leaf=1, scorer="cumsum"):
-    """Best exact split of one node (``X`` its features, ``Y`` its statistics); None when
-    no cut is a candidate.  The threshold is the midpoint of the two values around the
-    cut.  O(f n log n) to sort, plus the scorer's cost."""
+def exact_split(X, Y, criterion="squared_error", min_samples_leaf=1, scorer="cumsum",
+                weights=None, categories=None):
+    """Best exact split of one node (``X`` its features, ``Y`` its targets, ``weights``
+    its sample weights); None when no cut is a candidate.  The threshold is the midpoint
+    of the two values around the cut (+inf for the cut that sends only the missing values
+    right).  ``categories`` (``Categories``, optional) says which features are
+    categorical and how to split them (``treelib.finders.categorical``).  O(f n log n) to
+    sort, plus the scorer's cost."""
+    n = len(X)
     order, x_sorted, valid = candidate_cuts(X, min_samples_leaf)
-    gains, bounds = SCORERS[scorer](Y, order, valid, criterion)
+    numeric = np.ones(X.shape[1], bool) if categories is None else categories.counts < 0
+    n_missing = np.where(numeric, np.isnan(X).sum(axis=0), 0)
+    if n_missing.any():
+        if scorer != "cumsum" or criterion == "absolute_error":
+            raise ValueError(f"splitter={scorer!r} with criterion={criterion!r} does not "
+                             "handle missing values; use splitter 'cumsum' or 'hist' with "
+                             "a criterion other than absolute_error")
+        gains, bounds = cumsum_gains(Y, order, valid, criterion, weights, n_missing)
+        # min_samples_leaf for the cuts that move the missing samples with them
+        n_left = np.broadcast_to(np.arange(1, n)[:, None], (n - 1, X.shape[1]))
+        gains[:n - 1][(n_left < min_samples_leaf) | (n - n_left < min_samples_leaf)] = -np.inf
+        left_total = n_left + n_missing
+        too_small = (left_total < min_samples_leaf) | (n - left_total < min_samples_leaf)
+        gains[n - 1:][too_small] = -np.inf
+    elif criterion == "absolute_error" and scorer != "naive":
+        gains, bounds = median_gains(Y, order, valid, weights)   # a running median
+    else:
+        gains, bounds = SCORERS[scorer](Y, order, valid, criterion, weights)
+    left_sets = {}
+    if categories is not None:
+        gains, bounds, left_sets = categories.score_features(
+            gains, bounds, X, node_statistics(Y, [n], criterion, weights), criterion,
+            min_samples_leaf, weights)
     best = best_cut(gains, bounds)
     if best is None:
         return None
-    i, feature = best
-    return Split(feature=feature,
-                 threshold=float(midpoint(x_sorted[i, feature], x_sorted[i + 1, feature])),
-                 gain=max(float(gains[i, feature]), 0.0),
-                 n_left=i + 1, n_right=len(x_sorted) - i - 1)
+    row, feature = best
+    if feature in left_sets:
+        return categories.split(feature, left_sets[feature][row], gains[row, feature],
+                                X[:, feature], weights)
+    missing_left, i = row >= n - 1, row % (n - 1)
+    if not missing_left and n_missing[feature] and i == n - n_missing[feature] - 1:
+        threshold = np.inf
+    else:
+        threshold = float(midpoint(x_sorted[i, feature], x_sorted[i + 1, feature]))
+    n_left = i + 1 + (n_missing[feature] if missing_left else 0)
+    direction = missing_left if n_missing[feature] else n_left > n - n_left
+    return Split(feature=feature, threshold=threshold,
+                 gain=max(float(gains[row, feature]), 0.0), n_left=int(n_left),
+                 n_right=int(n - n_left), missing_go_to_left=bool(direction))
 
 
 def threshold_gains(x, Y, criterion="squared_error", min_samples_leaf=1):
@@ -153,4 +234,3 @@ def threshold_gains(x, Y, criterion="squared_error", min_samples_leaf=1):
     cuts = np.flatnonzero(valid[:, 0])
     gains, _ = cumsum_gains(Y, order, valid, criterion)
     return midpoint(x_sorted[cuts, 0], x_sorted[cuts + 1, 0]), gains[cuts, 0]
-

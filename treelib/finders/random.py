@@ -10,11 +10,12 @@ one matrix product.
 
 import numpy as np
 
-from treelib.criteria import node_statistics, score_cuts
+from treelib.criteria import node_statistics
+from treelib.gains import score_cuts
 from treelib.split import Split, best_cut
 
 
-def random_split(X, Y, rng, criterion="squared_error", min_samples_leaf=1):
+def random_split(X, Y, rng, criterion="squared_error", min_samples_leaf=1, weights=None):
     """Best of one uniformly random threshold per feature; None if no candidate is valid.
 
     Parameters
@@ -31,6 +32,8 @@ def random_split(X, Y, rng, criterion="squared_error", min_samples_leaf=1):
     min_samples_leaf : int
         A candidate leaving fewer samples in a child is dropped (its feature is then not
         split at this node), as scikit-learn's random splitter does.
+    weights : ndarray of shape (n,), optional
+        Sample weights.
 
     Returns
     -------
@@ -44,15 +47,20 @@ def random_split(X, Y, rng, criterion="squared_error", min_samples_leaf=1):
     the left sums; no sort, whatever n is.
     """
     n = len(X)
-    _, _, stats, totals, abs_totals = node_statistics(Y, [n], criterion)
+    if np.isnan(X).any():
+        raise ValueError("splitter='random' does not handle missing values; use 'cumsum' "
+                         "or 'hist'")
+    node = node_statistics(Y, [n], criterion, weights)
     low, high = X.min(axis=0).astype(np.float64), X.max(axis=0).astype(np.float64)
     threshold = low + rng.random(X.shape[1]) * (high - low)
     threshold = np.where(threshold >= high, low, threshold)
     goes_left = X <= threshold                                    # (n, f)
     n_left = goes_left.sum(axis=0)
-    sums_left = goes_left.T.astype(np.float64) @ stats            # (f, k)
-    gains, bounds = score_cuts(sums_left, n_left, totals[0], n, criterion,
-                               None if abs_totals is None else abs_totals[0])
+    sums_left = goes_left.T.astype(np.float64) @ node.stats       # (f, k)
+    w_left = n_left if weights is None else goes_left.T.astype(np.float64) @ weights
+    gains, bounds = score_cuts(sums_left, w_left, node.totals[0], node.weight[0], criterion,
+                               None if node.abs_totals is None else node.abs_totals[0],
+                               n_terms=n)
     valid = (high > low) & (n_left >= min_samples_leaf) & (n - n_left >= min_samples_leaf)
     gains = np.where(valid, gains, -np.inf)[None, :]               # one cut per feature
     best = best_cut(gains, np.where(valid, bounds, 0.0)[None, :])

@@ -4,15 +4,16 @@ A grower never computes a gain: it asks a ``treelib.finders.Finder`` for the bes
 a node (or, level-wise, does what that finder does for a whole level at once) and
 decides where to go next.  Every grower has one signature::
 
-    tree = grow(data, Y, finder, rules, counter=None)
+    tree = grow(data, Y, finder, rules, counter=None, weights=None)
 
 ``data`` (n, f) is what ``finder.prepare(X)`` returned (the features, or their bin codes
-for histogram splits), ``Y`` (n, k) the per-sample statistics
+for histogram splits), ``Y`` (n, k) the targets or one-hot classes
 (``treelib.criteria.target_statistics``), ``finder`` the search of one node (it carries the
-criterion and ``min_samples_leaf``), ``rules`` the ``StoppingRules``, and ``counter`` an
-optional ``treelib.counters.GrowthCounter`` that records the work done.  The result is a
-``treelib.tree.Tree`` whose nodes hold the mean of ``Y`` (the mean target, or the class
-proportions).
+criterion and ``min_samples_leaf``), ``rules`` the ``StoppingRules``, ``counter`` an
+optional ``treelib.counters.GrowthCounter`` that records the work done, and ``weights``
+(n,) optional sample weights.  The result is a ``treelib.tree.Tree`` whose nodes hold the
+criterion's prediction (the weighted mean target, or the class proportions; the median for
+absolute error).
 
 ============ ============================================== ===========================
 name         order                                          finders
@@ -30,6 +31,9 @@ All of them grow the same tree from the same finder when the stopping rules do n
 depend on the order (no ``max_leaf_nodes``); they number its nodes differently.
 """
 
+import numpy as np
+
+from treelib.gains import SUM_CRITERIA
 from treelib.growth.best_first import grow_best_first
 from treelib.growth.depth_first import grow_depth_first, grow_recursive
 from treelib.growth.level_wise import grow_level_wise_exact
@@ -38,33 +42,40 @@ from treelib.growth.random_trees import grow_random_tree
 from treelib.growth.rules import StoppingRules
 
 
-def grow_level_wise(data, Y, finder, rules, counter=None):
+def grow_level_wise(data, Y, finder, rules, counter=None, weights=None):
     """Grow all the nodes of a level at once: the exact scan of ``finder.splitter ==
     "cumsum"`` (``treelib.growth.level_wise``), histograms with the subtraction trick for
     ``"hist"`` (``treelib.growth.level_wise_hist``), every feature of every node; or a
     random decision tree for ``"random_tree"`` (``treelib.growth.random_trees``)."""
     if finder.splitter == "random_tree":
-        return grow_random_tree(data, Y, finder, rules, counter)
+        return grow_random_tree(data, Y, finder, rules, counter, weights)
     if finder.max_features is not None and finder.max_features < data.shape[1]:
         raise ValueError("level-wise growth searches every feature of every node: it "
                          "needs max_features=None")
     if rules.max_leaf_nodes is not None:
         raise ValueError("max_leaf_nodes needs best-first growth (the most useful leaves "
                          "first); level-wise growth cannot stop at a number of leaves")
+    if finder.categories is not None:
+        raise ValueError("level-wise growth does not split categorical features; grow the "
+                         "tree with builder='depth_first' or 'best_first'")
+    if finder.criterion not in SUM_CRITERIA:
+        raise ValueError(f"level-wise growth scores cuts from sums; criterion="
+                         f"{finder.criterion!r} needs a per-node grower (builder="
+                         "'depth_first' or 'best_first')")
     if finder.splitter == "cumsum":
-        return grow_level_wise_exact(data, Y, finder, rules, counter)
+        return grow_level_wise_exact(data, Y, finder, rules, counter, weights)
     if finder.splitter == "hist":
-        return grow_level_wise_hist(data, Y, finder, rules, counter)
+        return grow_level_wise_hist(data, Y, finder, rules, counter, weights)
     raise ValueError(f"level-wise growth scans whole levels with its own vectorized "
                      f"search: it needs splitter 'cumsum' or 'hist'; got {finder.splitter!r}")
 
 
 def _per_node(grower):
-    def grow(data, Y, finder, rules, counter=None):
+    def grow(data, Y, finder, rules, counter=None, weights=None):
         if rules.max_leaf_nodes is not None:
             raise ValueError("max_leaf_nodes needs best-first growth (the most useful "
                              "leaves first); use builder='best_first'")
-        return grower(data, Y, finder, rules, counter)
+        return grower(data, Y, finder, rules, counter, weights)
 
     grow.__name__, grow.__doc__ = grower.__name__, grower.__doc__
     return grow
@@ -84,9 +95,25 @@ def check_builder(builder):
     return builder
 
 
-def grow(builder, data, Y, finder, rules, counter=None):
-    """Grow a tree with the growth order named ``builder`` (a key of ``GROWERS``)."""
-    return GROWERS[check_builder(builder)](data, Y, finder, rules, counter)
+def grow(builder, data, Y, finder, rules, counter=None, weights=None):
+    """Grow a tree with the growth order named ``builder`` (a key of ``GROWERS``).
+
+    Samples of zero weight take no part at all, as in scikit-learn (they would otherwise
+    still place thresholds and count towards ``min_samples_leaf``): a weight of 0 is the
+    same as leaving the sample out.
+    """
+    grower = GROWERS[check_builder(builder)]
+    data, Y, weights = without_zero_weights(data, Y, weights)
+    return grower(data, Y, finder, rules, counter, weights)
+
+
+def without_zero_weights(data, Y, weights):
+    """``data``, ``Y`` and ``weights`` without the samples of zero weight (they take no
+    part in a tree, as in scikit-learn)."""
+    if weights is None or np.all(weights > 0):
+        return data, Y, weights
+    keep = np.asarray(weights) > 0
+    return data[keep], Y[keep], weights[keep]
 
 
 __all__ = ["GROWERS", "StoppingRules", "check_builder", "grow", "grow_best_first",

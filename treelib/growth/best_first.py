@@ -4,11 +4,11 @@ import heapq
 
 import numpy as np
 
-from treelib.growth.depth_first import children_of, evaluate_node
+from treelib.growth.depth_first import Node, children_of
 from treelib.tree import LEFT, RIGHT, TreeRecorder
 
 
-def grow_best_first(data, Y, finder, rules, counter=None):
+def grow_best_first(data, Y, finder, rules, counter=None, weights=None):
     """Grow a tree best first, from a priority heap of leaves.
 
     Every leaf of the growing tree waits in a heap, keyed by the gain of its best split
@@ -22,15 +22,14 @@ def grow_best_first(data, Y, finder, rules, counter=None):
     the unlimited one.  Each node costs one ``finder`` call plus O(log leaves) for the
     heap.
     """
-    tree = TreeRecorder()
+    tree, nodes = TreeRecorder(), Node(data, Y, weights, finder, rules, counter)
     splits_left = np.inf if rules.max_leaf_nodes is None else rules.max_leaf_nodes - 1
     heap, created = [], 0
 
     def add(samples, depth, parent, branch):
         nonlocal created
-        value, impurity, split = evaluate_node(data, Y, samples, depth, finder, rules,
-                                               counter)
-        node = tree.add_nodes(value, impurity, len(samples), parent, branch)
+        value, impurity, weight, split = nodes.evaluate(samples, depth)
+        node = tree.add_nodes(value, impurity, len(samples), parent, branch, weight)
         if split is not None:
             heapq.heappush(heap, (-split.gain, created, int(node[0]), samples, depth, split))
         created += 1
@@ -38,7 +37,8 @@ def grow_best_first(data, Y, finder, rules, counter=None):
     add(np.arange(len(Y)), 0, None, LEFT)
     while heap and splits_left > 0:
         _, _, node, samples, depth, split = heapq.heappop(heap)
-        tree.set_splits(node, split.feature, split.threshold)
+        tree.set_splits(node, split.feature, split.threshold, split.missing_go_to_left,
+                        split.categories_left)
         left, right = children_of(data, samples, split)
         add(left, depth + 1, node, LEFT)
         add(right, depth + 1, node, RIGHT)

@@ -1,7 +1,8 @@
 """Depth-first growth: split a node, then grow its left subtree, then its right one.
 
 Two versions of one growth order, each a short function with the growers' signature
-``grow(data, Y, finder, rules, counter=None) -> Tree`` (see ``treelib.growth``):
+``grow(data, Y, finder, rules, counter=None, weights=None) -> Tree``
+(see ``treelib.growth``):
 
 - ``grow_recursive``    by recursion, the textbook version;
 - ``grow_depth_first``  with an explicit stack, as scikit-learn's default
@@ -18,18 +19,30 @@ from treelib.criteria import node_statistics
 from treelib.tree import LEFT, RIGHT, TreeRecorder
 
 
-def evaluate_node(data, Y, samples, depth, finder, rules, counter):
-    """What every per-node grower does at a node: its value and impurity, and its split
-    unless a stopping rule makes it a leaf.  Returns ``(value, impurity, split or
-    None)``.  O(n_node k) plus one call of ``finder``."""
-    value, impurity, *_ = node_statistics(Y[samples], [len(samples)], finder.criterion)
-    if rules.is_leaf(len(samples), impurity[0], depth, finder.min_samples_leaf):
-        return value[0], impurity[0], None
-    if counter is not None:
-        counter.searched(depth, 1, len(samples))
-    split = finder(data[samples], Y[samples])
-    rejected = rules.rejects(None if split is None else split.gain, len(Y))
-    return value[0], impurity[0], None if rejected else split
+class Node:
+    """What every per-node grower does at a node (``Node.evaluate``): its value, impurity
+    and weight, and its split unless a stopping rule makes it a leaf."""
+
+    def __init__(self, data, Y, weights, finder, rules, counter):
+        self.data, self.Y, self.weights = data, Y, weights
+        self.finder, self.rules, self.counter = finder, rules, counter
+        self.total_weight = len(Y) if weights is None else float(np.sum(weights))
+
+    def evaluate(self, samples, depth):
+        """``(value, impurity, weight, split or None)`` of the node holding ``samples``.
+        O(n_node k) plus one call of the finder."""
+        weights = None if self.weights is None else self.weights[samples]
+        node = node_statistics(self.Y[samples], [len(samples)], self.finder.criterion,
+                               weights)
+        value, impurity, weight = node.value[0], node.impurity[0], node.weight[0]
+        if self.rules.is_leaf(len(samples), impurity, depth, self.finder.min_samples_leaf):
+            return value, impurity, weight, None
+        if self.counter is not None:
+            self.counter.searched(depth, 1, len(samples))
+        split = self.finder(self.data[samples], self.Y[samples], weights)
+        rejected = self.rules.rejects(None if split is None else split.gain,
+                                      self.total_weight)
+        return value, impurity, weight, None if rejected else split
 
 
 def children_of(data, samples, split):
@@ -45,7 +58,7 @@ def recursion_depth_limit():
     return sys.getrecursionlimit() // 2
 
 
-def grow_recursive(data, Y, finder, rules, counter=None):
+def grow_recursive(data, Y, finder, rules, counter=None, weights=None):
     """Grow a tree depth first by recursion.
 
     The shortest correct grower, and the one in textbooks.  Node ids follow a pre-order
@@ -55,11 +68,11 @@ def grow_recursive(data, Y, finder, rules, counter=None):
     ValueError that says so; ``grow_depth_first`` has no such limit.
     """
     tree, limit = TreeRecorder(), recursion_depth_limit()
+    nodes = Node(data, Y, weights, finder, rules, counter)
 
     def grow(samples, depth, parent, branch):
-        value, impurity, split = evaluate_node(data, Y, samples, depth, finder, rules,
-                                               counter)
-        node = tree.add_nodes(value, impurity, len(samples), parent, branch)
+        value, impurity, weight, split = nodes.evaluate(samples, depth)
+        node = tree.add_nodes(value, impurity, len(samples), parent, branch, weight)
         if split is None:
             return
         if depth >= limit:
@@ -68,7 +81,8 @@ def grow_recursive(data, Y, finder, rules, counter=None):
                 f"Python's recursion limit, sys.getrecursionlimit() = "
                 f"{sys.getrecursionlimit()}), and this tree goes deeper: use "
                 "builder='depth_first', which keeps its own stack, or set max_depth")
-        tree.set_splits(node, split.feature, split.threshold)
+        tree.set_splits(node, split.feature, split.threshold, split.missing_go_to_left,
+                        split.categories_left)
         left, right = children_of(data, samples, split)
         grow(left, depth + 1, node, LEFT)
         grow(right, depth + 1, node, RIGHT)
@@ -77,22 +91,22 @@ def grow_recursive(data, Y, finder, rules, counter=None):
     return tree.finish()
 
 
-def grow_depth_first(data, Y, finder, rules, counter=None):
+def grow_depth_first(data, Y, finder, rules, counter=None, weights=None):
     """Grow a tree depth first with an explicit stack.
 
     The right child is pushed before the left one, so the left subtree is grown first
     and node ids follow the same pre-order walk as ``grow_recursive``; the stack replaces
     recursion, so there is no depth limit.  Same cost per node.
     """
-    tree = TreeRecorder()
+    tree, nodes = TreeRecorder(), Node(data, Y, weights, finder, rules, counter)
     stack = [(np.arange(len(Y)), 0, None, LEFT)]
     while stack:
         samples, depth, parent, branch = stack.pop()
-        value, impurity, split = evaluate_node(data, Y, samples, depth, finder, rules,
-                                               counter)
-        node = tree.add_nodes(value, impurity, len(samples), parent, branch)
+        value, impurity, weight, split = nodes.evaluate(samples, depth)
+        node = tree.add_nodes(value, impurity, len(samples), parent, branch, weight)
         if split is not None:
-            tree.set_splits(node, split.feature, split.threshold)
+            tree.set_splits(node, split.feature, split.threshold, split.missing_go_to_left,
+                            split.categories_left)
             left, right = children_of(data, samples, split)
             stack.append((right, depth + 1, node, RIGHT))
             stack.append((left, depth + 1, node, LEFT))

@@ -5,7 +5,7 @@ features at a time (to keep memory to a chunk's worth), so they cannot hand a wh
 (cuts x features) array of gains to ``treelib.split.best_cut``.  ``best_cuts`` applies the
 same rule from what each chunk leaves behind, and finds the same cut.  It needs the
 rounding bounds of the few cuts that can be tied with a node's best only: the *contenders*,
-within twice ``treelib.criteria.bound_cap`` of the best gain seen so far.
+within twice ``treelib.gains.bound_cap`` of the best gain seen so far.
 """
 
 from dataclasses import dataclass

@@ -31,7 +31,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from treelib.criteria import bound_cap, gain_from_sums, gain_rounding_bound, node_statistics
+from treelib.criteria import NodeStatistics, node_statistics
+from treelib.gains import bound_cap, gain_from_sums, gain_rounding_bound
 from treelib.growth.level_cuts import ChunkScores, best_cuts
 from treelib.segments import segment_ids, segment_starts, segmented_cumsum
 from treelib.split import midpoint
@@ -49,39 +50,48 @@ class Level:
 
     node_ids: np.ndarray     # (m,) ids in the tree
     counts: np.ndarray       # (m,) samples in each node
-    totals: np.ndarray       # (m, k) sums of the statistics of each node
-    abs_totals: object       # (m, k) sums of their absolute values, or None (counts)
+    nodes: NodeStatistics    # their totals, abs_totals, weight and scale (m rows)
     order: np.ndarray        # (f, n_active) sample ids, node by node, row j sorted by x_j
     x_sorted: np.ndarray     # (f, n_active) x_j of those samples
 
 
-def grow_level_wise_exact(data, Y, finder, rules, counter=None):
+def check_no_missing(data):
+    """Level-wise growth keeps every feature sorted; it does not place missing values."""
+    if np.isnan(np.asarray(data, dtype=np.float64)).any():
+        raise ValueError("level-wise growth does not handle missing values (NaN); grow "
+                         "the tree with builder='depth_first' or 'best_first'")
+
+
+def grow_level_wise_exact(data, Y, finder, rules, counter=None, weights=None):
     """Grow a tree one level at a time with exact cuts (the ``"cumsum"`` finder's).
 
     ``data`` (n, f) holds finite features (float32 or float64), ``Y`` (n, k) the
-    statistics, ``finder`` the criterion and ``min_samples_leaf``; see
-    ``treelib.growth.grow`` for the rest.  Nodes are numbered breadth first.
+    targets, ``weights`` (n,) sample weights, ``finder`` the criterion and
+    ``min_samples_leaf``; see ``treelib.growth.grow`` for the rest.  Nodes are numbered
+    breadth first.
     """
+    check_no_missing(data)
     criterion, min_samples_leaf = finder.criterion, finder.min_samples_leaf
     tree = TreeRecorder()
-    value, impurity, stats, totals, abs_totals = node_statistics(Y, [len(Y)], criterion)
-    root = tree.add_nodes(value, impurity, [len(Y)])
-    if rules.is_leaf(len(Y), impurity[0], 0, min_samples_leaf):
+    root_node = node_statistics(Y, [len(Y)], criterion, weights)
+    root = tree.add_nodes(root_node.value, root_node.impurity, [len(Y)],
+                          weight=root_node.weight)
+    if rules.is_leaf(len(Y), root_node.impurity[0], 0, min_samples_leaf):
         return tree.finish()
-    stats = np.array(stats, dtype=np.float64)        # re-centred node by node (in place)
+    stats = np.array(root_node.stats, dtype=np.float64)   # re-centred node by node
     index = np.int32 if len(Y) < 2**31 else np.intp
     columns = np.ascontiguousarray(np.asarray(data).T)
     order = np.argsort(columns, axis=1, kind="stable").astype(index)
-    level = Level(node_ids=root, counts=np.array([len(Y)]), totals=totals,
-                  abs_totals=abs_totals, order=order,
+    level = Level(node_ids=root, counts=np.array([len(Y)]), nodes=root_node, order=order,
                   x_sorted=np.take_along_axis(columns, order, axis=1))
     del columns
-    depth = 0
+    depth, total_weight = 0, float(root_node.weight[0])
     while level is not None:
         if counter is not None:
             counter.searched(depth, len(level.counts), level.order.shape[1])
             counter.held(level.order.nbytes + level.x_sorted.nbytes)
-        level = grow_level(level, Y, stats, criterion, min_samples_leaf, depth, rules, tree)
+        level = grow_level(level, Y, weights, stats, criterion, min_samples_leaf, depth,
+                           rules, tree, total_weight)
         depth += 1
     return tree.finish()
 
@@ -91,7 +101,7 @@ def grow_level_wise_exact(data, Y, finder, rules, counter=None):
 CHUNK_VALUES = 2**21
 
 
-def feature_scores(level, stats, features, criterion, min_samples_leaf):
+def feature_scores(level, stats, weights, features, criterion, min_samples_leaf):
     """The ``ChunkScores`` (``treelib.growth.level_cuts``) of the given features: the
     gain of every cut in every node of the level, in the order of the positions in each
     feature's row (slots: a node's positions; labels: each position's offset in its
@@ -103,30 +113,36 @@ def feature_scores(level, stats, features, criterion, min_samples_leaf):
     is larger and both children keep ``min_samples_leaf`` samples.  O(positions x
     features x k).
     """
-    counts, totals, abs_totals = level.counts, level.totals, level.abs_totals
+    counts, nodes = level.counts, level.nodes
     samples, x = level.order[features], level.x_sorted[features]     # (c, p)
     segment = segment_ids(counts)
     n_node = counts[segment][:, None]
     offset = np.arange(samples.shape[1]) - segment_starts(counts)[segment]
     n_left = offset[:, None] + 1
     left_sums = segmented_cumsum(stats[samples.T], counts)            # (p, c, k)
+    w_node = nodes.weight[segment][:, None]
+    w_left = n_left if weights is None else segmented_cumsum(weights[samples.T], counts)
     with np.errstate(divide="ignore", invalid="ignore"):
-        gains = gain_from_sums(left_sums, n_left, totals[segment][:, None], n_node,
+        gains = gain_from_sums(left_sums, w_left, nodes.totals[segment][:, None], w_node,
                                criterion)
     valid = (n_left >= min_samples_leaf) & (n_node - n_left >= min_samples_leaf)
     valid = valid & np.vstack([(x[:, 1:] > x[:, :-1]).T, np.zeros((1, len(features)), bool)])
-    gains = np.where(valid, gains, -np.inf)
+    if weights is not None:
+        valid &= (w_left > 0) & (w_left < w_node)
+    gains = np.where(valid & np.isfinite(gains), gains, -np.inf)
 
     def bounds_at(rows, columns):
         node = segment[rows]
-        return gain_rounding_bound(left_sums[rows, columns], n_left[rows, 0], totals[node],
-                                   counts[node], criterion,
-                                   None if abs_totals is None else abs_totals[node],
-                                   gains[rows, columns])
+        left = n_left[rows, 0] if weights is None else w_left[rows, columns]
+        return gain_rounding_bound(left_sums[rows, columns], left, nodes.totals[node],
+                                   nodes.weight[node], criterion,
+                                   None if nodes.abs_totals is None else nodes.abs_totals[node],
+                                   gains[rows, columns], n_terms=counts[node])
 
     return ChunkScores(gains=gains, slots=counts, labels=offset, bounds_at=bounds_at,
-                       cap=lambda max_gain: bound_cap(totals, counts, criterion, abs_totals,
-                                                      max_gain))
+                       cap=lambda max_gain: bound_cap(nodes.totals, nodes.weight, criterion,
+                                                      nodes.abs_totals, max_gain, counts,
+                                                      nodes.scale))
 
 
 def feature_chunks(level, stats):
@@ -136,7 +152,8 @@ def feature_chunks(level, stats):
     return [list(range(j, min(j + size, n_features))) for j in range(0, n_features, size)]
 
 
-def grow_level(level, Y, stats, criterion, min_samples_leaf, depth, rules, tree):
+def grow_level(level, Y, weights, stats, criterion, min_samples_leaf, depth, rules, tree,
+               total_weight):
     """Split every node of ``level`` at once; return the next level (None if no node of
     it may split).
 
@@ -151,8 +168,9 @@ def grow_level(level, Y, stats, criterion, min_samples_leaf, depth, rules, tree)
     # 1. Every node's best cut; the nodes whose cut passes the rules split.
     feature, cut, gain = best_cuts(
         len(counts), feature_chunks(level, stats),
-        lambda features: feature_scores(level, stats, features, criterion, min_samples_leaf))
-    splitting = ~rules.rejects(gain, len(Y))
+        lambda features: feature_scores(level, stats, weights, features, criterion,
+                                        min_samples_leaf))
+    splitting = ~rules.rejects(gain, total_weight)
     parents = np.flatnonzero(splitting)
     if len(parents) == 0:
         return None
@@ -178,17 +196,18 @@ def grow_level(level, Y, stats, criterion, min_samples_leaf, depth, rules, tree)
     #    for squared error, the children's centred targets become ``stats``.
     children = partition_row(level.order[0], goes_left[level.order[0]], counts, n_left,
                              splitting, splitting)
-    value, impurity, centred, totals, abs_totals = node_statistics(Y[children],
-                                                                   child_counts, criterion)
-    child_ids = tree.add_nodes(value, impurity, child_counts,
+    child = node_statistics(Y[children], child_counts, criterion,
+                            None if weights is None else weights[children])
+    child_ids = tree.add_nodes(child.value, child.impurity, child_counts,
                                np.repeat(level.node_ids[parents], 2),
-                               np.tile([LEFT, RIGHT], len(parents)))
-    tree.set_splits(level.node_ids[parents], feature[parents], threshold)
-    if abs_totals is not None:
-        stats[children] = centred
+                               np.tile([LEFT, RIGHT], len(parents)), child.weight)
+    tree.set_splits(level.node_ids[parents], feature[parents], threshold,
+                    n_left[parents] > n_right[parents])  # no missing value: the larger child
+    if criterion == "squared_error":
+        stats[children] = child.stats
 
     # 5. The next level: the children that may split, every row partitioned stably.
-    keep = ~rules.is_leaf(child_counts, impurity, depth + 1, min_samples_leaf)
+    keep = ~rules.is_leaf(child_counts, child.impurity, depth + 1, min_samples_leaf)
     if not keep.any():
         return None
     keep_left, keep_right = np.zeros_like(splitting), np.zeros_like(splitting)
@@ -203,9 +222,15 @@ def grow_level(level, Y, stats, criterion, min_samples_leaf, depth, rules, tree)
         order[rows], x_sorted[rows] = partition_rows(
             [level.order[rows], level.x_sorted[rows]], here, counts, n_left, keep_left,
             keep_right)
-    return Level(node_ids=child_ids[keep], counts=child_counts[keep], totals=totals[keep],
-                 abs_totals=None if abs_totals is None else abs_totals[keep],
-                 order=order, x_sorted=x_sorted)
+    return Level(node_ids=child_ids[keep], counts=child_counts[keep],
+                 nodes=select(child, keep), order=order, x_sorted=x_sorted)
+
+
+def select(nodes, keep):
+    """The per-node fields of ``NodeStatistics`` for the nodes ``keep`` (stats dropped)."""
+    return nodes._replace(value=None, impurity=None, stats=None, totals=nodes.totals[keep],
+                          abs_totals=None if nodes.abs_totals is None else nodes.abs_totals[keep],
+                          weight=nodes.weight[keep], scale=nodes.scale[keep])
 
 
 def partition_rows(arrays, goes_left, counts, n_left, keep_left, keep_right):

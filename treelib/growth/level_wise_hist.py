@@ -28,10 +28,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from treelib.criteria import bound_cap, gain_from_sums, gain_rounding_bound, node_statistics
+from treelib.criteria import NodeStatistics, node_statistics
+from treelib.gains import bound_cap, gain_from_sums, gain_rounding_bound
 from treelib.growth.level_cuts import ChunkScores, best_cuts
-from treelib.growth.level_wise import CHUNK_VALUES, partition_row
-from treelib.segments import segment_ids, segment_starts, segmented_cumsum
+from treelib.growth.level_histograms import feature_histograms, sparse_sums
+from treelib.growth.level_wise import CHUNK_VALUES, partition_row, select
+from treelib.segments import segment_ids, segment_starts
+from treelib.split import MISSING_BIN
 from treelib.tree import LEFT, RIGHT, TreeRecorder
 
 #: Parents' histograms kept for the subtraction trick: at most this many bytes per
@@ -59,8 +62,7 @@ class HistLevel:
 
     node_ids: np.ndarray
     counts: np.ndarray
-    totals: np.ndarray
-    abs_totals: object
+    nodes: NodeStatistics    # totals, abs_totals, weight and scale of each node
     samples: np.ndarray
     derived: np.ndarray
     parent_slot: np.ndarray
@@ -72,7 +74,7 @@ class HistLevel:
     store: tuple             # (sums (r, f, B, k), counts (r, f, B)) of the parents
 
 
-def grow_level_wise_hist(codes, Y, finder, rules, counter=None):
+def grow_level_wise_hist(codes, Y, finder, rules, counter=None, weights=None):
     """Grow a tree on bin codes one level at a time (see the module docstring).
 
     ``codes`` (n, f) are ``finder.prepare(X)``'s bin codes; the tree's thresholds are on
@@ -81,133 +83,41 @@ def grow_level_wise_hist(codes, Y, finder, rules, counter=None):
     may split and B bins: O(f n_d k) to count histograms (the larger of two siblings by
     subtraction, where it is used), O(f B k) per dense node and O(f n log n) per small
     node to score the cuts.  No sort of feature values, and O(f) Python iterations.
+    With sample ``weights``, the weights are one more column of statistics (their sums
+    per bin are the bins' weights).
     """
+    if (codes == MISSING_BIN).any():
+        raise ValueError("level-wise growth does not handle missing values (NaN); grow "
+                         "the tree with builder='depth_first' or 'best_first'")
     criterion, n_bins, subtract = finder.criterion, finder.n_bins, finder.subtract
     tree = TreeRecorder()
-    value, impurity, stats, totals, abs_totals = node_statistics(Y, [len(Y)], criterion)
-    root = tree.add_nodes(value, impurity, [len(Y)])
-    if n_bins < 2 or rules.is_leaf(len(Y), impurity[0], 0, finder.min_samples_leaf):
+    root_node = node_statistics(Y, [len(Y)], criterion, weights)
+    root = tree.add_nodes(root_node.value, root_node.impurity, [len(Y)],
+                          weight=root_node.weight)
+    if n_bins < 2 or rules.is_leaf(len(Y), root_node.impurity[0], 0, finder.min_samples_leaf):
         return tree.finish()                # (one bin: every feature is constant)
-    stats = np.array(stats, dtype=np.float64)
-    none = np.full(1, -1)
-    level = HistLevel(node_ids=root, counts=np.array([len(Y)]), totals=totals,
-                      abs_totals=abs_totals, samples=np.arange(len(Y)),
-                      derived=np.zeros(1, bool), parent_slot=none, sibling=none,
-                      helper=np.zeros(0, np.intp), helper_counts=np.zeros(1, np.intp),
-                      shift=np.zeros((1, Y.shape[1])), sibling_shift=np.zeros((1, Y.shape[1])),
-                      store=None)
+    stats = np.array(root_node.stats, dtype=np.float64)
+    if weights is not None:
+        stats = np.column_stack([stats, weights])
+    none, width = np.full(1, -1), stats.shape[1]
+    level = HistLevel(node_ids=root, counts=np.array([len(Y)]), nodes=root_node,
+                      samples=np.arange(len(Y)), derived=np.zeros(1, bool), parent_slot=none,
+                      sibling=none, helper=np.zeros(0, np.intp),
+                      helper_counts=np.zeros(1, np.intp), shift=np.zeros((1, width)),
+                      sibling_shift=np.zeros((1, width)), store=None)
     budget = max(MIN_STORE_BYTES, STORE_BYTES_PER_VALUE * codes.size)
     depth = 0
     while level is not None:
         if counter is not None:
             counter.searched(depth, len(level.counts), len(level.samples))
-        level = grow_level(level, codes, Y, stats, finder, rules, depth, tree, n_bins,
-                           subtract and budget, counter)
+        level = grow_level(level, codes, Y, weights, stats, finder, rules, depth, tree,
+                           n_bins, subtract and budget, counter, float(root_node.weight[0]))
         depth += 1
     return tree.finish()
 
 
-def sibling_samples(level, s):
-    """The samples of node s's counted sibling (a node of the level, or helper samples)."""
-    if level.sibling[s] >= 0:
-        start = segment_starts(level.counts)[level.sibling[s]]
-        return level.samples[start:start + level.counts[level.sibling[s]]]
-    start = segment_starts(level.helper_counts)[s]
-    return level.helper[start:start + level.helper_counts[s]]
-
-
-def feature_histograms(level, codes, stats, features, n_bins, dense, counter):
-    """The dense histograms of the nodes ``dense`` (a mask) for a group of features:
-    sums (d, c, B, k) and counts (d, c, B).  Counted with one ``np.bincount`` over
-    (node, feature, bin) keys, or, for a derived node, its parent's minus its sibling's
-    (counted here too), re-centred from the parent's mean to its own.
-    O(c x samples counted + d c B k)."""
-    k, c = stats.shape[1], len(features)
-    counted = np.flatnonzero(dense & ~level.derived)
-    derived = np.flatnonzero(dense & level.derived)
-    # A derived node's sibling is counted once: as a node of this call, or as a helper
-    # run of its own.
-    slot_of = np.full(len(level.counts), -1)
-    slot_of[counted] = np.arange(len(counted))
-    sibling_slot = np.where(level.sibling[derived] >= 0,
-                            slot_of[np.maximum(level.sibling[derived], 0)], -1)
-    needs_run = derived[sibling_slot < 0]
-    sibling_slot[sibling_slot < 0] = len(counted) + np.arange(len(needs_run))
-    is_counted = np.zeros(len(level.counts), dtype=bool)
-    is_counted[counted] = True
-    in_counted = np.repeat(is_counted, level.counts)
-    helper_runs = [sibling_samples(level, s) for s in needs_run]
-    samples = np.concatenate([level.samples[in_counted], *helper_runs])
-    run = np.concatenate([slot_of[segment_ids(level.counts)[in_counted]],
-                          np.repeat(len(counted) + np.arange(len(needs_run)),
-                                    [len(r) for r in helper_runs]).astype(np.intp)])
-    n_runs, size = len(counted) + len(needs_run), (len(counted) + len(needs_run)) * c * n_bins
-    keys = ((run[:, None] * c + np.arange(c)) * n_bins + codes[samples][:, features]).ravel()
-    counts = np.bincount(keys, minlength=size).reshape(n_runs, c, n_bins)
-    sums = np.empty((n_runs, c, n_bins, k))
-    for column in range(k):
-        sums[..., column] = np.bincount(keys, weights=np.repeat(stats[samples, column], c),
-                                        minlength=size).reshape(n_runs, c, n_bins)
-    if counter is not None:
-        counter.histogram_pairs += len(samples) * c
-    rank = np.cumsum(dense) - 1
-    out_sums = np.empty((int(dense.sum()), c, n_bins, k))
-    out_counts = np.empty((int(dense.sum()), c, n_bins), dtype=np.intp)
-    out_sums[rank[counted]], out_counts[rank[counted]] = sums[:len(counted)], counts[:len(counted)]
-    if len(derived):
-        sib_sums, sib_counts = sums[sibling_slot], counts[sibling_slot]
-        parent_sums = level.store[0][level.parent_slot[derived]][:, features]
-        parent_counts = level.store[1][level.parent_slot[derived]][:, features]
-        own_counts = parent_counts - sib_counts
-        # in the parent's centring: parent - (sibling + n_sibling * shift_sibling); then
-        # in the node's own: - n * shift
-        difference = (parent_sums - sib_sums
-                      - sib_counts[..., None] * level.sibling_shift[derived][:, None, None, :]
-                      - own_counts[..., None] * level.shift[derived][:, None, None, :])
-        difference[own_counts == 0] = 0.0            # an empty bin's sums are exactly 0
-        out_sums[rank[derived]], out_counts[rank[derived]] = difference, own_counts
-    return out_sums, out_counts
-
-
-def sparse_sums(level, codes, stats, features, nodes, n_bins):
-    """Left sums of the cuts after the populated bins of a group of features, in small
-    nodes.
-
-    Each node's samples are sorted by code, feature by feature (stably, so each bin keeps
-    them in the order ``np.bincount`` adds them), each run of equal codes is a populated
-    bin, and the running sums over the runs are the left sums, bit for bit those of the
-    dense histogram.  Returns, per run, its left sums and left count, its feature (index
-    in ``features``), node (index in ``nodes``), offset among the node's runs for that
-    feature, and bin; and the runs per (feature, node).  O(c n log n) for a node of n
-    samples.
-    """
-    counts, c, m = level.counts[nodes], len(features), len(nodes)
-    positions = (np.arange(counts.sum())
-                 + np.repeat(segment_starts(level.counts)[nodes] - segment_starts(counts),
-                             counts))
-    samples = level.samples[positions]
-    node = segment_ids(counts)
-    key = ((np.arange(c)[:, None] * m + node) * n_bins + codes[samples][:, features].T).ravel()
-    order = np.argsort(key, kind="stable")
-    key = key[order]
-    samples = np.tile(samples, c)[order]
-    new_run = np.empty(len(key), dtype=bool)
-    new_run[0], new_run[1:] = True, key[1:] != key[:-1]
-    run = np.cumsum(new_run) - 1
-    run_key = key[new_run]
-    run_group = run_key // n_bins                      # feature * m + node
-    runs = np.bincount(run_group, minlength=c * m)     # per (feature, node), feature-major
-    run_sums = np.stack([np.bincount(run, weights=stats[samples, column])
-                         for column in range(stats.shape[1])], axis=1)
-    left_sums = segmented_cumsum(run_sums, runs)
-    n_left = segmented_cumsum(np.bincount(run), runs)
-    offset = np.arange(len(run_key)) - np.repeat(segment_starts(runs), runs)
-    return (left_sums, n_left, run_group // m, run_group % m, offset, run_key % n_bins,
-            runs.reshape(c, m))
-
-
 def feature_scores(level, codes, stats, features, criterion, min_samples_leaf, n_bins,
-                   counter=None, store=None):
+                   counter=None, store=None, weighted=False):
     """The ``ChunkScores`` (``treelib.growth.level_cuts``) of a group of features: the
     cuts after every bin, B - 1 slots per dense node, and for a small node as many slots
     as its most populated feature has populated bins (the others padded with
@@ -251,22 +161,31 @@ def feature_scores(level, codes, stats, features, criterion, min_samples_leaf, n
         labels[rows, run_feature] = run_bin
     segment = segment_ids(slots)
     n_node = level.counts[segment][:, None]
-    totals, abs_totals = level.totals, level.abs_totals
+    nodes = level.nodes
+    if weighted:            # the last column of the sums is the weight
+        left_sums, w_left = left_sums[..., :-1], left_sums[..., -1]
+    else:
+        w_left = n_left
+    w_node = nodes.weight[segment][:, None]
     with np.errstate(divide="ignore", invalid="ignore"):
-        gains = gain_from_sums(left_sums, n_left, totals[segment][:, None], n_node, criterion)
+        gains = gain_from_sums(left_sums, w_left, nodes.totals[segment][:, None], w_node,
+                               criterion)
     valid = (n_left >= min_samples_leaf) & (n_node - n_left >= min_samples_leaf)
-    gains = np.where(valid, gains, -np.inf)
+    if weighted:
+        valid &= (w_left > 0) & (w_left < w_node)
+    gains = np.where(valid & np.isfinite(gains), gains, -np.inf)
 
     def bounds_at(rows, columns):
         node = segment[rows]
-        return gain_rounding_bound(left_sums[rows, columns], n_left[rows, columns],
-                                   totals[node], level.counts[node], criterion,
-                                   None if abs_totals is None else abs_totals[node],
-                                   gains[rows, columns])
+        return gain_rounding_bound(left_sums[rows, columns], w_left[rows, columns],
+                                   nodes.totals[node], nodes.weight[node], criterion,
+                                   None if nodes.abs_totals is None else nodes.abs_totals[node],
+                                   gains[rows, columns], n_terms=level.counts[node])
 
     return ChunkScores(gains=gains, slots=slots, labels=labels, bounds_at=bounds_at,
-                       cap=lambda max_gain: bound_cap(totals, level.counts, criterion,
-                                                      abs_totals, max_gain))
+                       cap=lambda max_gain: bound_cap(nodes.totals, nodes.weight, criterion,
+                                                      nodes.abs_totals, max_gain,
+                                                      level.counts, nodes.scale))
 
 
 def can_subtract(parent_abs, small_abs, large_abs, small_count, shift_small):
@@ -286,26 +205,27 @@ def can_subtract(parent_abs, small_abs, large_abs, small_count, shift_small):
     return np.all(spread <= SUBTRACTION_RATIO * large_abs, axis=1)
 
 
-def grow_level(level, codes, Y, stats, finder, rules, depth, tree, n_bins, budget, counter):
+def grow_level(level, codes, Y, weights, stats, finder, rules, depth, tree, n_bins, budget,
+               counter, total_weight):
     """Split every node of ``level``; return the next level (None if no node of it may
     split).  ``budget``: bytes for the parents' histograms kept for subtraction (0 or
     False: no subtraction)."""
     criterion, min_samples_leaf = finder.criterion, finder.min_samples_leaf
-    counts, k = level.counts, Y.shape[1]
+    counts, k, width = level.counts, Y.shape[1], stats.shape[1]
 
     # 1. Which nodes keep their histograms for the next level's subtractions: dense
     #    nodes whose larger child is dense too, the largest first, within the budget.
     keep_histogram = np.zeros(len(counts), dtype=bool)
     if budget:
         eligible = np.flatnonzero(counts >= 2 * n_bins)
-        per_node = codes.shape[1] * n_bins * (k * 8 + 8)
+        per_node = codes.shape[1] * n_bins * (width * 8 + 8)
         allowed = int(budget // per_node)
         keep_histogram[eligible[np.argsort(-counts[eligible], kind="stable")][:allowed]] = True
     kept_nodes = np.flatnonzero(keep_histogram)
     store = None
     if len(kept_nodes):
         store = (kept_nodes,
-                 (np.empty((len(kept_nodes), codes.shape[1], n_bins, k)),
+                 (np.empty((len(kept_nodes), codes.shape[1], n_bins, width)),
                   np.empty((len(kept_nodes), codes.shape[1], n_bins), dtype=np.intp)))
         if counter is not None:
             counter.held(store[1][0].nbytes + store[1][1].nbytes)
@@ -314,17 +234,18 @@ def grow_level(level, codes, Y, stats, finder, rules, depth, tree, n_bins, budge
     #    rules split.
     def scores(features):
         return feature_scores(level, codes, stats, features, criterion, min_samples_leaf,
-                              n_bins, counter, store)
+                              n_bins, counter, store, weights is not None)
 
     if counter is not None:
         counter.subtracted_histograms += int(level.derived.sum()) * codes.shape[1]
     n_features = codes.shape[1]
-    size = max(1, min(n_features, CHUNK_VALUES // max(1, len(level.samples) * (k + 1),
+    # (the small nodes' sorted runs hold about four times the exact grower's temporaries)
+    size = max(1, min(n_features, CHUNK_VALUES // max(1, 4 * len(level.samples) * (width + 1),
                                                       int((counts >= n_bins).sum()) * n_bins
-                                                      * (k + 1))))
+                                                      * (width + 1))))
     chunks = [list(range(j, min(j + size, n_features))) for j in range(0, n_features, size)]
     feature, bin_, gain = best_cuts(len(counts), chunks, scores)
-    splitting = ~rules.rejects(gain, len(Y))
+    splitting = ~rules.rejects(gain, total_weight)
     parents = np.flatnonzero(splitting)
     if len(parents) == 0:
         return None
@@ -338,22 +259,25 @@ def grow_level(level, codes, Y, stats, finder, rules, depth, tree, n_bins, budge
     child_starts = segment_starts(child_counts)
     # each child's mean minus its parent's, from the parent-centred statistics (the
     # classification criteria's one-hot statistics are not centred: no shift)
-    shift = np.zeros((len(child_counts), k))
-    if level.abs_totals is not None:
-        shift = np.add.reduceat(stats[children], child_starts, axis=0) / child_counts[:, None]
-    value, impurity, centred, totals, abs_totals = node_statistics(Y[children],
-                                                                   child_counts, criterion)
-    child_ids = tree.add_nodes(value, impurity, child_counts,
+    shift = np.zeros((len(child_counts), width))
+    child_weights = None if weights is None else weights[children]
+    child = node_statistics(Y[children], child_counts, criterion, child_weights)
+    if criterion == "squared_error":     # statistics centred per node: re-centre them
+        # (a child's mean minus its parent's, from the parent-centred statistics)
+        shift[:, :k] = (np.add.reduceat(stats[children, :k], child_starts, axis=0)
+                        / child.weight[:, None])
+        stats[children, :k] = child.stats
+    child_ids = tree.add_nodes(child.value, child.impurity, child_counts,
                                np.repeat(level.node_ids[parents], 2),
-                               np.tile([LEFT, RIGHT], len(parents)))
+                               np.tile([LEFT, RIGHT], len(parents)), child.weight)
     threshold = [finder.bin_thresholds[f][b] for f, b in zip(feature[parents], bin_[parents])]
-    tree.set_splits(level.node_ids[parents], feature[parents], threshold)
-    if abs_totals is not None:
-        stats[children] = centred
+    n_right = counts - n_left
+    tree.set_splits(level.node_ids[parents], feature[parents], threshold,
+                    n_left[parents] > n_right[parents])   # no missing value: the larger child
 
     # 4. The next level: the children that may split; which of them get their
     #    histograms by subtraction.
-    keep = ~rules.is_leaf(child_counts, impurity, depth + 1, min_samples_leaf)
+    keep = ~rules.is_leaf(child_counts, child.impurity, depth + 1, min_samples_leaf)
     if not keep.any():
         return None
     pair = np.arange(len(parents))
@@ -366,9 +290,10 @@ def grow_level(level, codes, Y, stats, finder, rules, depth, tree, n_bins, budge
         slot_of[kept_nodes] = np.arange(len(kept_nodes))
         has_store = slot_of[parents] >= 0
         safe = np.ones(len(parents), dtype=bool)         # counts subtract exactly
-        if abs_totals is not None:
-            safe = can_subtract(level.abs_totals[parents], abs_totals[smaller],
-                                abs_totals[larger], child_counts[smaller], shift[smaller])
+        if criterion == "squared_error":
+            safe = can_subtract(level.nodes.abs_totals[parents], child.abs_totals[smaller],
+                                child.abs_totals[larger], child.weight[smaller],
+                                shift[smaller, :k])
         use = has_store & keep[larger] & (child_counts[larger] >= n_bins) & safe
         derived[larger[use]] = True
         parent_slot[larger[use]] = slot_of[parents[use]]
@@ -394,9 +319,9 @@ def grow_level(level, codes, Y, stats, finder, rules, depth, tree, n_bins, budge
         renumber[used] = np.arange(len(used))
         parent_slot[derived] = renumber[parent_slot[derived]]
         next_store = (store[1][0][used], store[1][1][used])
-    return HistLevel(node_ids=child_ids[keep], counts=child_counts[keep], totals=totals[keep],
-                     abs_totals=None if abs_totals is None else abs_totals[keep],
-                     samples=samples, derived=derived[keep], parent_slot=parent_slot[keep],
+    return HistLevel(node_ids=child_ids[keep], counts=child_counts[keep],
+                     nodes=select(child, keep), samples=samples, derived=derived[keep],
+                     parent_slot=parent_slot[keep],
                      sibling=sibling[keep], helper=helper,
                      helper_counts=helper_counts[keep], shift=shift[keep],
                      sibling_shift=sibling_shift[keep], store=next_store)

@@ -40,7 +40,7 @@ from treelib.tree import LEFT, MISSING, RIGHT, TreeRecorder
 FEATURE_DRAWS = 8
 
 
-def grow_random_tree(X, Y, finder, rules, counter=None):
+def grow_random_tree(X, Y, finder, rules, counter=None, weights=None):
     """Grow one random decision tree, level by level.
 
     ``X`` (n, f) holds the features, NaN marking a missing value; ``Y`` (n, k) the
@@ -59,8 +59,8 @@ def grow_random_tree(X, Y, finder, rules, counter=None):
     """
     rng, min_samples_leaf = finder.rng, finder.min_samples_leaf
     tree = TreeRecorder()
-    value, impurity, *_ = node_statistics(Y, [len(Y)], finder.criterion)
-    node_ids = tree.add_nodes(value, impurity, [len(Y)])
+    root = node_statistics(Y, [len(Y)], finder.criterion, weights)
+    node_ids = tree.add_nodes(root.value, root.impurity, [len(Y)], weight=root.weight)
     samples, counts = np.arange(len(Y)), np.array([len(Y)])   # active samples, by node
     depth = 0
     while rules.max_depth is None or depth < rules.max_depth:
@@ -92,10 +92,12 @@ def grow_random_tree(X, Y, finder, rules, counter=None):
         order = np.argsort(key[kept], kind="stable")            # samples grouped by child
         samples = samples[kept][order]
         counts = child_counts[created]
-        value, impurity, *_ = node_statistics(Y[samples], counts, finder.criterion)
+        child = node_statistics(Y[samples], counts, finder.criterion,
+                                None if weights is None else weights[samples])
         parents = np.repeat(node_ids, 3)[created]
-        node_ids = tree.add_nodes(value, impurity, counts, parents,
-                                  np.tile([LEFT, RIGHT, MISSING], len(node_ids))[created])
+        node_ids = tree.add_nodes(child.value, child.impurity, counts, parents,
+                                  np.tile([LEFT, RIGHT, MISSING], len(node_ids))[created],
+                                  child.weight)
         has_child = created.reshape(-1, 3).any(axis=1)          # else: stays a leaf
         tree.set_splits(np.unique(parents), feature[has_child], threshold[has_child])
         depth += 1

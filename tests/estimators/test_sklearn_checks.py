@@ -1,27 +1,32 @@
 """scikit-learn's own estimator checks, run on treelib's estimators.
 
 None is skipped by treelib.  scikit-learn itself skips its array-API checks when
-SCIPY_ARRAY_API is not set in the environment (4 skips), which is how it runs them by
-default.
+SCIPY_ARRAY_API is not set in the environment, which is how it runs them by default.
+Every growth order and every split finder appears at least once.
 """
 
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from treelib import (DecisionTreeClassifier, DecisionTreeRegressor,
-                     RandomDecisionTreeClassifier, RandomDecisionTreeRegressor)
+from treelib.estimators import (
+    DecisionTreeClassifier,
+    DecisionTreeRegressor,
+    RandomDecisionTreeClassifier,
+    RandomDecisionTreeRegressor,
+)
 
 ESTIMATORS = [
     DecisionTreeRegressor(),
     DecisionTreeClassifier(),
-    DecisionTreeClassifier(criterion="entropy", builder="best", max_leaf_nodes=20),
+    DecisionTreeClassifier(criterion="entropy", builder="best_first", max_leaf_nodes=20),
     DecisionTreeRegressor(max_features="sqrt", random_state=0),
-    DecisionTreeRegressor(builder="level"),
-    DecisionTreeClassifier(builder="level", criterion="entropy", min_samples_leaf=2),
+    DecisionTreeRegressor(builder="level_wise"),
+    DecisionTreeClassifier(builder="level_wise", criterion="entropy", min_samples_leaf=2),
     DecisionTreeRegressor(builder="recursive", splitter="scan", max_depth=4),
+    DecisionTreeClassifier(splitter="naive", max_depth=3),
     DecisionTreeRegressor(splitter="hist"),
-    DecisionTreeClassifier(splitter="hist", max_bins=16, builder="level"),
-    DecisionTreeRegressor(splitter="hist", builder="level", max_bins=32, min_samples_leaf=3),
-    DecisionTreeClassifier(splitter="hist", builder="best", max_leaf_nodes=10,
+    DecisionTreeClassifier(splitter="hist", max_bins=16, builder="level_wise"),
+    DecisionTreeRegressor(splitter="hist", builder="level_wise", max_bins=32, min_samples_leaf=3),
+    DecisionTreeClassifier(splitter="hist", builder="best_first", max_leaf_nodes=10,
                            criterion="entropy"),
     DecisionTreeRegressor(splitter="random", random_state=0),
     DecisionTreeClassifier(splitter="random", max_features="sqrt", random_state=0),

@@ -1,0 +1,120 @@
+"""Chapter 3 ("Three ways to search one node"): the teaching scorers against treelib's,
+and the claims the text makes.
+
+The three teaching scorers score one feature's cuts from its sorted targets: the naive
+one from the definition, the scan and the cumsum scan from the running sum of the centred
+targets (n S_L^2 / (n_L n_R)).  On integer targets every gain is a rational with
+denominator n n_L n_R (at most 40 x 20 x 20 = 16,000), so two different gains differ by at
+least 1/16,000, while the rounding of these computations (n <= 40, |y| <= 20) stays below
+1e-8: an absolute tolerance of 1e-6 separates the two.
+"""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tests.conftest import notebook_cells
+from tests.reference import exact_gain
+from treelib import best_split
+from treelib.criteria import target_statistics
+from treelib.datasets import load_california_housing
+from treelib.finders.exact import SCORERS, candidate_cuts
+
+NS = notebook_cells("03_three_searches.ipynb")
+TEACHING = {name: NS[f"{name}_scores"] for name in ("naive", "scan", "cumsum")}
+TOLERANCE = 1e-6
+
+
+@st.composite
+def node(draw):
+    """A node with 1 to 3 features full of ties and small integer targets."""
+    n = draw(st.integers(2, 40))
+    f = draw(st.integers(1, 3))
+    n_values = draw(st.integers(1, n))
+    X = np.array(draw(st.lists(st.lists(st.integers(0, n_values - 1), min_size=f, max_size=f),
+                               min_size=n, max_size=n)), dtype=float)
+    y = np.array(draw(st.lists(st.integers(-20, 20), min_size=n, max_size=n)), dtype=float)
+    return X, y, draw(st.integers(1, 3))
+
+
+@settings(max_examples=200, deadline=None)
+@given(node())
+def test_teaching_scorers_give_treelibs_gains(data):
+    X, y, min_samples_leaf = data
+    order, _, valid = candidate_cuts(X, min_samples_leaf)
+    Y = target_statistics(y, "squared_error")
+    for name, scorer in TEACHING.items():
+        reference, _ = SCORERS[name](Y, order, valid)
+        for j in range(X.shape[1]):
+            ours = scorer(y[order[:, j]], valid[:, j])
+            np.testing.assert_array_equal(np.isinf(ours), ~valid[:, j])
+            for i in np.flatnonzero(valid[:, j]):
+                goes_left = np.zeros(len(y), dtype=bool)
+                goes_left[order[: i + 1, j]] = True
+                exact = float(exact_gain(y, goes_left, "squared_error"))
+                assert abs(ours[i] - exact) <= TOLERANCE
+                assert abs(reference[i, j] - exact) <= TOLERANCE
+
+
+def test_worked_example():
+    x = np.array([4.0, 2.5, 1.0, 5.5, 2.5, 3.0])
+    y = np.array([6.0, 3.0, 1.0, 7.0, 2.0, 5.0])
+    order, _, valid = candidate_cuts(x[:, None])
+    assert order[:, 0].tolist() == [2, 1, 4, 5, 0, 3]
+    for scorer in TEACHING.values():
+        gains = scorer(y[order[:, 0]], valid[:, 0])
+        np.testing.assert_allclose(gains, [10.8, -np.inf, 24.0, 18.75, 10.8], atol=TOLERANCE)
+    for splitter in SCORERS:
+        split = best_split(x[:, None], y, splitter)
+        assert (split.threshold, split.n_left) == (2.75, 3)
+        assert split.gain == pytest.approx(24.0)
+    # exercises 2 and 3
+    assert candidate_cuts(x[:, None], 2)[2][:, 0].tolist() == [False, False, True, True, False]
+    assert best_split(x[:, None], y, min_samples_leaf=2).threshold == 2.75
+    mirrored = best_split(-x[:, None], y)
+    assert (mirrored.threshold, mirrored.gain) == (-2.75, pytest.approx(24.0))
+    assert np.flatnonzero(mirrored.goes_left(-x[:, None])).tolist() == [0, 3, 5]
+
+
+def test_the_tie_rule_chooses_the_first_of_two_equal_cuts():
+    """Mirrored targets: the cuts after the first and the fifth sample have equal gains;
+    every splitter returns the first."""
+    x = np.arange(6.0)
+    y = np.array([1.0, 0.7, 0.5, 0.5, 0.7, 1.0])
+    assert exact_gain(y, x <= 0.5, "squared_error") == exact_gain(y, x <= 4.5,
+                                                                  "squared_error")
+    for splitter in SCORERS:
+        assert best_split(x[:, None], y, splitter).threshold == 0.5
+
+
+@pytest.fixture(scope="module")
+def housing():
+    data = load_california_housing()
+    return data.data, data.target, data.feature_names
+
+
+def test_the_scan_figure(housing):
+    """The node of 40 block groups: the best cut (after 34 samples) is not where S_L is
+    lowest (after 18), because of the weight n / (n_L n_R)."""
+    X, y, _ = housing
+    rows = np.random.default_rng(3).choice(len(y), size=40, replace=False)
+    x_node, y_node = X[rows, 0], y[rows]
+    order = np.argsort(x_node, kind="stable")
+    sorted_y = y_node[order]
+    valid = np.diff(x_node[order]) > 0
+    gains = TEACHING["cumsum"](sorted_y, valid)
+    s_left = np.cumsum(sorted_y - sorted_y.mean())[:-1]
+    assert valid.all()
+    assert (np.argmax(gains) + 1, np.argmin(s_left) + 1) == (34, 18)
+    assert np.all(y_node[order[34:]] > y_node.mean())        # the six richest, all above
+
+
+def test_three_splitters_same_split_on_a_real_node(housing):
+    X, y, names = housing
+    rows = np.random.default_rng(0).choice(len(y), size=2000, replace=False)
+    splits = {s: best_split(X[rows], y[rows], s) for s in SCORERS}
+    keys = {(s.feature, s.threshold, s.n_left) for s in splits.values()}
+    assert len(keys) == 1
+    feature, threshold, _ = keys.pop()
+    assert names[feature] == "MedInc" and threshold == pytest.approx(5.0319)

@@ -1,0 +1,180 @@
+"""What a cut gains, from the sums of its two children, and how far rounding can move it.
+
+The split finders never look at labels: they add up per-sample *statistics* (the target
+centred on the node's mean for squared error, the one-hot classes for Gini and entropy,
+the target itself for Poisson, gradients for boosting), each weighted by its sample's
+weight, and score a cut from the sums of its left child alone (the right child is the
+rest).  Each formula of the book is written here once.  Costs: O(k) per cut for k
+statistics.
+"""
+
+import numpy as np
+
+#: Unit of the rounding bounds (``gain_rounding_bound``): the spacing of floats at 1.
+EPS = np.finfo(np.float64).eps
+
+#: Criteria whose gain follows from the children's sums of statistics and weights
+#: ("newton": gradient boosting's, on sums of gradients weighted by hessians).
+SUM_CRITERIA = ("squared_error", "gini", "entropy", "poisson", "newton")
+
+
+def xlog2x(c):
+    """``c * log2(c)`` elementwise, with ``0 * log2(0) = 0``."""
+    c = np.asarray(c, dtype=np.float64)
+    return c * np.log2(np.where(c > 0, c, 1.0))
+
+
+def xlogx(c):
+    """``c * log(c)`` (natural log) elementwise, with ``0 * log(0) = 0``."""
+    c = np.asarray(c, dtype=np.float64)
+    return c * np.log(np.where(c > 0, c, 1.0))
+
+
+def gain_from_sums(sum_left, w_left, total, w, criterion, l2=0.0):
+    """Gain of cuts, ``W I(node) - W_L I(L) - W_R I(R)``, from the left child's sums.
+
+    ``sum_left`` (..., k) holds the sums of the statistics over the left child of each
+    cut and ``w_left`` (...) its weight (its number of samples without sample weights);
+    ``total`` (..., k) and ``w`` (...) are the node's, broadcast against them.  The right
+    child is the rest.
+
+    - squared error and Gini share one formula, the variance-to-sum identity
+      ``sum_k S_Lk**2 / W_L + S_Rk**2 / W_R - S_k**2 / W`` (for one-hot statistics the
+      sums are class counts and this is exactly the Gini gain); the statistics must be
+      centred on the node's mean (``treelib.criteria.node_statistics``), or the
+      subtraction of large squares loses the gain's digits (chapter 2);
+    - entropy: ``W H = W log2 W - sum_k c_k log2 c_k`` for each of the three nodes;
+    - Poisson (half the Poisson deviance): ``S_L log(S_L/W_L) + S_R log(S_R/W_R) -
+      S log(S/W)``, the terms ``sum y log y`` cancelling; a child whose sum is not
+      positive predicts no count at all and is not a candidate (-inf);
+    - Newton (gradient boosting): the sums are of gradients G, the weights of hessians
+      H, and the gain is the decrease of the second-order loss,
+      ``G_L**2/(H_L + l2) + G_R**2/(H_R + l2) - G**2/(H + l2)``: the variance-to-sum
+      identity again, with ``l2`` (the L2 regularisation of the leaf values) added to
+      every weight.  For squared loss (g = prediction - y, h = 1, l2 = 0) it is the
+      squared-error gain.
+
+    A cut with an empty side gives inf or nan: callers mask those.
+    """
+    sum_left, total = np.asarray(sum_left, np.float64), np.asarray(total, np.float64)
+    w_right = w - w_left
+    if criterion == "entropy":
+        def w_entropy(weight, counts):        # W H(node) from its weight and class counts
+            return xlog2x(weight) - np.sum(xlog2x(counts), axis=-1)
+        return w_entropy(w, total) - w_entropy(w_left, sum_left) - w_entropy(w_right,
+                                                                             total - sum_left)
+    if criterion == "poisson":
+        sum_right = total - sum_left
+        positive = np.all((sum_left > 0) & (sum_right > 0), axis=-1)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            gain = np.sum(sum_left * np.log(sum_left / np.expand_dims(w_left, -1))
+                          + sum_right * np.log(sum_right / np.expand_dims(w_right, -1))
+                          - total * np.log(total / np.expand_dims(w, -1)), axis=-1)
+        return np.where(positive, gain, -np.inf)
+    if l2:
+        w_left, w_right, w = w_left + l2, w_right + l2, w + l2
+    if sum_left.shape[-1] == 1:               # one column: the same formula, no k axis
+        sum_left, total = sum_left[..., 0], total[..., 0]
+        sum_right = total - sum_left
+        return sum_left * sum_left / w_left + sum_right * sum_right / w_right \
+            - total * total / w
+    sum_right = total - sum_left
+    return (np.sum(sum_left * sum_left, axis=-1) / w_left
+            + np.sum(sum_right * sum_right, axis=-1) / w_right
+            - np.sum(total * total, axis=-1) / w)
+
+
+def gain_rounding_bound(sum_left, w_left, total, w, criterion, abs_total=None, gain=None,
+                        n_terms=None, l2=0.0):
+    """A bound on the rounding error of the gains that ``gain_from_sums`` computes.
+
+    Two finders (or two machines) add the same samples in different orders, so an exact
+    tie between two cuts can come out a few units of the last place apart; the tie rule
+    (``treelib.split.best_cut``) treats cuts whose gains differ by less than the sum of
+    their bounds as tied, and nothing else.  The bound has two parts, with ``EPS`` the
+    spacing of floats at 1:
+
+    - the final arithmetic, a few roundings of each term: ``4 EPS`` times the sum of the
+      absolute values of the terms (squared error and Gini:
+      ``sum_k S_Lk**2/W_L + S_Rk**2/W_R + S_k**2/W``; entropy: its ``c log2 c`` terms;
+      Poisson: its three ``S log(S/W)`` terms);
+    - for sums of real-valued statistics (``abs_total`` given: the node's sums of
+      ``|Y|``), the error of the sums themselves.  Any partial sum of n terms is off by at
+      most ``n EPS sum|Y|`` whatever the order of the additions, and the gain moves by
+      ``|d gain / d S_L|`` per unit of ``S_L`` (``2 |S_L/W_L - S_R/W_R|`` for squared
+      error, ``|log(S_L W_R / (S_R W_L))|`` for Poisson), hence
+      ``16 n EPS sum_k abs_total_k (slope)`` (the factor 16 also covers the centring, the
+      weights' own sums and the histogram subtraction trick, see ``treelib.growth``).
+      ``n_terms`` is n, the number of samples summed (``w`` when None).
+
+    Counts (Gini and entropy without weights) are exact, so only the first part applies.
+    ``gain``, if given, is ``gain_from_sums``'s result, from which the squared-error
+    terms follow (their sum is the gain plus ``2 sum_k S_k**2 / W``).  Same shapes as
+    ``gain_from_sums``.
+    """
+    sum_left, total = np.asarray(sum_left, np.float64), np.asarray(total, np.float64)
+    sum_right, w_right = total - sum_left, w - w_left
+    n = w if n_terms is None else n_terms
+    if criterion == "entropy":
+        terms = (xlog2x(w) + np.sum(xlog2x(total), axis=-1) + xlog2x(w_left)
+                 + np.sum(xlog2x(sum_left), axis=-1) + xlog2x(w_right)
+                 + np.sum(xlog2x(sum_right), axis=-1))
+        slope = None if abs_total is None else (             # d(W H)/dc = log2(W / c)
+            np.abs(np.log2(np.expand_dims(w_left, -1) / np.maximum(sum_left, EPS)))
+            + np.abs(np.log2(np.expand_dims(w_right, -1) / np.maximum(sum_right, EPS))))
+    elif criterion == "poisson":
+        with np.errstate(divide="ignore", invalid="ignore"):
+            means = [np.where(s > 0, s / np.expand_dims(v, -1), 1.0)
+                     for s, v in ((sum_left, w_left), (sum_right, w_right), (total, w))]
+            terms = np.sum(np.abs(sum_left * np.log(means[0]))
+                           + np.abs(sum_right * np.log(means[1]))
+                           + np.abs(total * np.log(means[2])), axis=-1)
+            slope = np.abs(np.log(means[0] / means[1]))
+    else:
+        if gain is None:
+            gain = gain_from_sums(sum_left, w_left, total, w, criterion, l2)
+        terms = np.abs(gain) + 2 * np.sum(total * total, axis=-1) / (w + l2)
+        slope = (np.abs(sum_left) / np.expand_dims(w_left + l2, -1)
+                 + np.abs(sum_right) / np.expand_dims(w_right + l2, -1))
+    bound = 4 * EPS * terms
+    if abs_total is not None:
+        bound = bound + 16 * EPS * n * np.sum(np.asarray(abs_total) * slope, axis=-1)
+    return bound
+
+
+def bound_cap(total, w, criterion, abs_total=None, max_gain=0.0, n_terms=None, scale=None):
+    """An upper bound of ``gain_rounding_bound`` over every cut of nodes with sums
+    ``total`` (nodes, k), weights ``w`` (nodes,) and sums of |Y| ``abs_total``, whose
+    gains are at most ``max_gain``.  Only cuts within twice this of a node's best gain
+    can be tied with it, so the growers compute exact bounds for those alone.
+
+    Squared error and Gini: ``|S_Lk| / W_L`` is a weighted mean of the node's
+    ``|Y_k / w|``, so at most ``scale_k``, their largest value in the node, whence
+    ``4 EPS (max_gain + 2 sum_k S_k**2/W) + 32 n EPS sum_k abs_total_k scale_k``; counts
+    need no ``scale``.  Entropy and Poisson have no such simple cap with real-valued sums
+    (their slopes grow without bound as a child empties): the cap is then infinite and
+    every candidate is a contender.  O(nodes k)."""
+    total = np.asarray(total, np.float64)
+    n = w if n_terms is None else n_terms
+    if criterion in ("entropy", "poisson") or (abs_total is not None and scale is None):
+        if criterion == "entropy" and abs_total is None:     # counts: terms bounded
+            return 24 * EPS * w * np.log2(w + 1.0)
+        return np.full(np.shape(w), np.inf)
+    cap = 4 * EPS * (np.maximum(max_gain, 0.0) + 2 * np.sum(total * total, axis=-1) / w)
+    if abs_total is not None:
+        cap = cap + 32 * EPS * n * np.sum(np.asarray(abs_total) * np.asarray(scale), axis=-1)
+    return cap
+
+
+def score_cuts(sum_left, w_left, total, w, criterion, abs_total=None, n_terms=None,
+               l2=0.0):
+    """``(gains, bounds)`` of cuts from their left sums: ``gain_from_sums`` and
+    ``gain_rounding_bound`` together, with cuts that leave a side without weight scored
+    ``-inf`` (bound 0).  Same shapes as ``gain_from_sums``."""
+    w_left = np.asarray(w_left)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        gains = gain_from_sums(sum_left, w_left, total, w, criterion, l2)
+        bounds = gain_rounding_bound(sum_left, w_left, total, w, criterion, abs_total,
+                                     gains, n_terms, l2)
+    both_sides = (w_left > 0) & (w_left < w) & np.isfinite(gains)
+    return np.where(both_sides, gains, -np.inf), np.where(both_sides, bounds, 0.0)

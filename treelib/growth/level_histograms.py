@@ -1,0 +1,108 @@
+"""A level's histograms: dense ones counted with ``np.bincount`` (or derived by the
+subtraction trick), and, for nodes smaller than their histograms, the populated bins only.
+
+Used by ``treelib.growth.level_wise_hist``; ``level`` is its ``HistLevel``.
+"""
+
+import numpy as np
+
+from treelib.segments import segment_ids, segment_starts, segmented_cumsum
+
+
+def sibling_samples(level, s):
+    """The samples of node s's counted sibling (a node of the level, or helper samples)."""
+    if level.sibling[s] >= 0:
+        start = segment_starts(level.counts)[level.sibling[s]]
+        return level.samples[start:start + level.counts[level.sibling[s]]]
+    start = segment_starts(level.helper_counts)[s]
+    return level.helper[start:start + level.helper_counts[s]]
+
+
+def feature_histograms(level, codes, stats, features, n_bins, dense, counter):
+    """The dense histograms of the nodes ``dense`` (a mask) for a group of features:
+    sums (d, c, B, k) and counts (d, c, B).  Counted with one ``np.bincount`` over
+    (node, feature, bin) keys, or, for a derived node, its parent's minus its sibling's
+    (counted here too), re-centred from the parent's mean to its own.
+    O(c x samples counted + d c B k)."""
+    k, c = stats.shape[1], len(features)
+    counted = np.flatnonzero(dense & ~level.derived)
+    derived = np.flatnonzero(dense & level.derived)
+    # A derived node's sibling is counted once: as a node of this call, or as a helper
+    # run of its own.
+    slot_of = np.full(len(level.counts), -1)
+    slot_of[counted] = np.arange(len(counted))
+    sibling_slot = np.where(level.sibling[derived] >= 0,
+                            slot_of[np.maximum(level.sibling[derived], 0)], -1)
+    needs_run = derived[sibling_slot < 0]
+    sibling_slot[sibling_slot < 0] = len(counted) + np.arange(len(needs_run))
+    is_counted = np.zeros(len(level.counts), dtype=bool)
+    is_counted[counted] = True
+    in_counted = np.repeat(is_counted, level.counts)
+    helper_runs = [sibling_samples(level, s) for s in needs_run]
+    samples = np.concatenate([level.samples[in_counted], *helper_runs])
+    run = np.concatenate([slot_of[segment_ids(level.counts)[in_counted]],
+                          np.repeat(len(counted) + np.arange(len(needs_run)),
+                                    [len(r) for r in helper_runs]).astype(np.intp)])
+    n_runs, size = len(counted) + len(needs_run), (len(counted) + len(needs_run)) * c * n_bins
+    keys = ((run[:, None] * c + np.arange(c)) * n_bins + codes[samples][:, features]).ravel()
+    counts = np.bincount(keys, minlength=size).reshape(n_runs, c, n_bins)
+    sums = np.empty((n_runs, c, n_bins, k))
+    for column in range(k):
+        sums[..., column] = np.bincount(keys, weights=np.repeat(stats[samples, column], c),
+                                        minlength=size).reshape(n_runs, c, n_bins)
+    if counter is not None:
+        counter.histogram_pairs += len(samples) * c
+    rank = np.cumsum(dense) - 1
+    out_sums = np.empty((int(dense.sum()), c, n_bins, k))
+    out_counts = np.empty((int(dense.sum()), c, n_bins), dtype=np.intp)
+    out_sums[rank[counted]], out_counts[rank[counted]] = sums[:len(counted)], counts[:len(counted)]
+    if len(derived):
+        sib_sums, sib_counts = sums[sibling_slot], counts[sibling_slot]
+        parent_sums = level.store[0][level.parent_slot[derived]][:, features]
+        parent_counts = level.store[1][level.parent_slot[derived]][:, features]
+        own_counts = parent_counts - sib_counts
+        # in the parent's centring: parent - (sibling + n_sibling * shift_sibling); then
+        # in the node's own: - n * shift
+        difference = (parent_sums - sib_sums
+                      - sib_counts[..., None] * level.sibling_shift[derived][:, None, None, :]
+                      - own_counts[..., None] * level.shift[derived][:, None, None, :])
+        difference[own_counts == 0] = 0.0            # an empty bin's sums are exactly 0
+        out_sums[rank[derived]], out_counts[rank[derived]] = difference, own_counts
+    return out_sums, out_counts
+
+
+def sparse_sums(level, codes, stats, features, nodes, n_bins):
+    """Left sums of the cuts after the populated bins of a group of features, in small
+    nodes.
+
+    Each node's samples are sorted by code, feature by feature (stably, so each bin keeps
+    them in the order ``np.bincount`` adds them), each run of equal codes is a populated
+    bin, and the running sums over the runs are the left sums, bit for bit those of the
+    dense histogram.  Returns, per run, its left sums and left count, its feature (index
+    in ``features``), node (index in ``nodes``), offset among the node's runs for that
+    feature, and bin; and the runs per (feature, node).  O(c n log n) for a node of n
+    samples.
+    """
+    counts, c, m = level.counts[nodes], len(features), len(nodes)
+    positions = (np.arange(counts.sum())
+                 + np.repeat(segment_starts(level.counts)[nodes] - segment_starts(counts),
+                             counts))
+    samples = level.samples[positions]
+    node = segment_ids(counts)
+    key = ((np.arange(c)[:, None] * m + node) * n_bins + codes[samples][:, features].T).ravel()
+    order = np.argsort(key, kind="stable")
+    key = key[order]
+    samples = np.tile(samples, c)[order]
+    new_run = np.empty(len(key), dtype=bool)
+    new_run[0], new_run[1:] = True, key[1:] != key[:-1]
+    run = np.cumsum(new_run) - 1
+    run_key = key[new_run]
+    run_group = run_key // n_bins                      # feature * m + node
+    runs = np.bincount(run_group, minlength=c * m)     # per (feature, node), feature-major
+    run_sums = np.stack([np.bincount(run, weights=stats[samples, column])
+                         for column in range(stats.shape[1])], axis=1)
+    left_sums = segmented_cumsum(run_sums, runs)
+    n_left = segmented_cumsum(np.bincount(run), runs)
+    offset = np.arange(len(run_key)) - np.repeat(segment_starts(runs), runs)
+    return (left_sums, n_left, run_group // m, run_group % m, offset, run_key % n_bins,
+            runs.reshape(c, m))
