@@ -43,7 +43,7 @@ def regression_sets(draw):
 # --- the teaching grower ------------------------------------------------------------
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=regression_sets())
 def test_grow_tree_grows_the_arrays_of_the_recursive_grower(data):
     X, y, max_depth = data
@@ -82,7 +82,7 @@ def agrees_with_the_reference(a, b):
     return True
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=regression_sets(), leaves=st.integers(2, 6))
 def test_same_tree_agrees_with_the_test_suites_comparison(data, leaves):
     X, y, max_depth = data

@@ -146,7 +146,7 @@ def test_a_node_near_1e12_swamps_a_later_node_near_1e_minus_10():
     own = np.cumsum(centered(y_B))
     cut_out = running[6:] - running[5]
     assert running[5] != 0 and abs(running[5]) / np.abs(own).max() > 1e6
-    assert np.abs(cut_out - own).max() / np.abs(own).max() > 1e-12
+    assert np.abs(cut_out - own).max() / np.abs(own).max() > 1e-10
     np.testing.assert_array_equal(segmented_cumsum(stats, counts)[6:], own)
     # exercise 4: a larger node A, near 1e12 and near 1e4
     draws = np.random.default_rng(4).uniform(1, 2, 1000)

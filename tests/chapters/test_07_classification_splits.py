@@ -21,9 +21,10 @@ from sklearn.datasets import load_breast_cancer, load_digits, load_iris, load_wi
 
 from tests.conftest import notebook_cells
 from treelib import best_split
-from treelib.criteria import gain_from_sums, gini, one_hot, split_gain, target_statistics
+from treelib.criteria import gini, one_hot, split_gain, target_statistics
 from treelib.datasets import load_california_housing
 from treelib.finders.exact import candidate_cuts, threshold_gains
+from treelib.gains import gain_from_sums
 
 TEACHING = notebook_cells("07_classification_splits.ipynb")
 class_count_gains = TEACHING["class_count_gains"]

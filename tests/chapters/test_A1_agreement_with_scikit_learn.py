@@ -15,8 +15,8 @@ from sklearn.model_selection import train_test_split
 from tests.conftest import notebook_cells
 from tests.reference import exact_sse, identity_bound, sklearn_rounding_bound
 from treelib import DecisionTreeClassifier, DecisionTreeRegressor
-from treelib.criteria import EPS
 from treelib.datasets import load_california_housing
+from treelib.gains import EPS
 from treelib.tree import TREE_LEAF
 
 walk_with_sklearn = notebook_cells("A1_agreement_with_scikit_learn.ipynb",

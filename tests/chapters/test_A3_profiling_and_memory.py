@@ -40,9 +40,8 @@ def test_the_scan_holds_a_few_times_the_counts_growing_with_the_classes(digits_r
         for criterion in ["gini", "entropy"]:
             peak = peak_bytes(cumsum_gains, one_hot(y % k, k), order, valid, criterion)
             counts = 8 * f * n * k
-            assert 2 * counts < peak < 6 * counts, (k, criterion)
+            assert 4 * counts < peak < 7.5 * counts, (k, criterion)
             peaks[k, criterion] = peak
-        assert peaks[k, "entropy"] > peaks[k, "gini"]
     for criterion in ["gini", "entropy"]:
         growth = [peaks[k, criterion] for k in [2, 4, 6, 8, 10]]
         assert np.all(np.diff(growth) > 0)
