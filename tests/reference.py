@@ -195,14 +195,21 @@ def brute_force_tree(X, y, criterion="squared_error", n_classes=None, *, max_dep
 
 def walk_pairs(a, b):
     """Node pairs of two trees visited from the roots in parallel (ids may differ);
-    children are paired branch by branch (left, right, missing)."""
+    children are paired branch by branch (left, right, missing).  A missing-value child
+    that is also the left or the right one is visited once, and must be on the same side
+    in both trees."""
     stack = [(0, 0)]
     while stack:
         i, j = stack.pop()
         yield i, j
-        for ca, cb in zip(a.children[i], b.children[j]):
+        children_a, children_b = list(a.children[i]), list(b.children[j])
+        for branch, (ca, cb) in enumerate(zip(children_a, children_b)):
             assert (ca == TREE_LEAF) == (cb == TREE_LEAF), f"nodes {i} / {j}: a child " \
                 "exists in one tree only"
+            if branch == 2 and ca != TREE_LEAF and ca in children_a[:2]:
+                assert children_a.index(ca) == children_b.index(cb), \
+                    f"nodes {i} / {j}: missing values go to different sides"
+                continue
             if ca != TREE_LEAF:
                 stack.append((ca, cb))
 

@@ -35,31 +35,45 @@ def segmented_cumsum(values, counts):
     subtracted afterwards.  (A segment of targets around 1e12 leaves a residue that
     swamps the sums of a later segment of targets around 1e-10.)
 
-    Segments are grouped by their length rounded up to a power of two; a group of many
-    short segments becomes one zero-padded block (segments x width) whose rows are summed
-    with one ``np.cumsum``, a group of few long ones is summed slice by slice.
+    Segments are grouped by their length rounded up to a power of two, w.  A group of
+    many short segments becomes one zero-padded block (w x segments) whose columns are
+    summed with one ``np.cumsum`` along axis 0 (w vector additions, each as wide as the
+    group); a group of few long ones is summed slice by slice.  Rows move in and out of
+    the blocks whole (``np.take``, and one opaque item per row for the scatter).
     O(positions) work and at most twice the positions in memory, in O(log(longest
     segment)) numpy calls.
     """
-    values = np.asarray(values)
+    values = np.ascontiguousarray(values)
     counts = np.asarray(counts)
     out = np.empty_like(values)
+    if values.size == 0:
+        return out
+    width = values[0].size                         # values per row
+    rows = values.reshape(len(values), width)
+    item = np.dtype((np.void, values.itemsize * width))
+    out_items = out.reshape(len(values), width).view(item)[:, 0]
     starts = segment_starts(counts)
-    width = np.left_shift(1, np.ceil(np.log2(np.maximum(counts, 1))).astype(np.intp))
-    for w in np.unique(width):
-        group = np.flatnonzero(width == w)
+    bits = np.ceil(np.log2(np.maximum(counts, 1))).astype(np.intp)
+    by_width = np.argsort(bits, kind="stable")
+    group_sizes = np.bincount(bits)
+    group_starts = segment_starts(group_sizes)
+    for b in np.flatnonzero(group_sizes):
+        group = by_width[group_starts[b]:group_starts[b] + group_sizes[b]]
         if len(group) <= FEW_SEGMENTS:
             for s in group:
                 np.cumsum(values[starts[s]:starts[s] + counts[s]], axis=0,
                           out=out[starts[s]:starts[s] + counts[s]])
             continue
-        offset = np.arange(w)
-        inside = offset < counts[group, None]                       # (segments, w)
-        positions = (starts[group, None] + offset)[inside]
-        block = np.zeros((len(group), w) + values.shape[1:], dtype=values.dtype)
-        block[inside] = values[positions]
-        np.cumsum(block, axis=1, out=block)
-        out[positions] = block[inside]
+        lengths = counts[group]
+        column = np.repeat(np.arange(len(group)), lengths)
+        row = np.arange(len(column)) - np.repeat(segment_starts(lengths), lengths)
+        positions = np.repeat(starts[group], lengths) + row
+        at = row * len(group) + column                  # block[row, column], flattened
+        block = np.zeros(((1 << b) * len(group), width), dtype=values.dtype)
+        block.view(item)[at, 0] = np.take(rows, positions, axis=0).view(item)[:, 0]
+        by_row = block.reshape(1 << b, len(group) * width)
+        np.cumsum(by_row, axis=0, out=by_row)
+        out_items[positions] = np.take(block, at, axis=0).view(item)[:, 0]
     return out
 
 

@@ -132,7 +132,10 @@ class Tree:
         internal = np.flatnonzero(~self.is_leaf)
         weighted = self.weighted_n_node_samples * self.impurity   # W I(node)
         children = self.children[internal]                      # (splits, 3)
-        below = np.where(children != TREE_LEAF, weighted[children], 0.0).sum(axis=1)
+        # a missing-value child that is also the left or right one counts once
+        distinct = children != TREE_LEAF
+        distinct[:, 2] &= (children[:, 2] != children[:, 0]) & (children[:, 2] != children[:, 1])
+        below = np.where(distinct, weighted[children], 0.0).sum(axis=1)
         importances = np.bincount(self.feature[internal], weights=weighted[internal] - below,
                                   minlength=n_features)
         total = importances.sum()

@@ -13,26 +13,41 @@ from typing import Callable
 
 import numpy as np
 
-from treelib.segments import segment_ids, segment_starts
-
 
 @dataclass
 class ChunkScores:
-    """The scored cuts of a chunk of features in the nodes of a level.
+    """The candidate cuts of a chunk of features in the nodes of a level, one entry each.
 
-    ``gains`` (slots x features): node after node, each node's slots in cut order, -inf
-    where a slot is not a candidate; ``slots`` (nodes,): the slots of each node (at least
-    one); ``labels`` (slots,) or (slots x features): what the grower needs to make the
-    split (a position, a bin); ``bounds_at(rows, columns)``: the rounding bounds of the
-    gains at those slots and features; ``cap(max_gain)``: per node, an upper bound of any
-    of its bounds when its gains are at most ``max_gain``.
+    ``gains``, ``node``, ``feature`` and ``label`` (cuts,) give each candidate's gain
+    (-inf: not a candidate after all), node (in the level), feature (a column of the
+    data) and label: its position in the node's sorted samples, or its bin, which orders
+    a node's cuts of one feature by threshold and is what the grower needs to make the
+    split.  Entries come sorted by feature, then node, then label.
+    ``bounds_at(index)``: the rounding bounds of the gains at those entries;
+    ``cap(max_gain)``: per node, an upper bound of any of its bounds when its gains are
+    at most ``max_gain``.
     """
 
     gains: np.ndarray
-    slots: np.ndarray
-    labels: np.ndarray
+    node: np.ndarray
+    feature: np.ndarray
+    label: np.ndarray
     bounds_at: Callable
     cap: Callable
+
+
+def grid_scores(gains, slots, labels, features, bounds_at, cap):
+    """``ChunkScores`` from gains laid out as a grid (slots x features): node after node,
+    each node's ``slots[s]`` slots in cut order, -inf where a slot is not a candidate;
+    ``labels`` (slots x features) and ``bounds_at(rows, columns)`` in the same layout.
+    O(slots x features)."""
+    n_slots, c = gains.shape
+    index = np.flatnonzero(np.isfinite(gains.T))          # feature-major
+    column, row = np.divmod(index, n_slots)
+    node = np.repeat(np.arange(len(slots)), slots)[row]
+    return ChunkScores(gains=gains[row, column], node=node,
+                       feature=np.asarray(features)[column], label=labels[row, column],
+                       bounds_at=lambda at: bounds_at(row[at], column[at]), cap=cap)
 
 
 def best_cuts(n_nodes, chunks, scores):
@@ -42,31 +57,29 @@ def best_cuts(n_nodes, chunks, scores):
     ``scores(features)`` returns the ``ChunkScores`` of a group.  Returns ``(feature,
     label, gain)`` per node; ``gain`` is -inf for a node without any candidate.
 
-    The rule: the reference cut is the highest gain (lowest feature, then first slot,
+    The rule: the reference cut is the highest gain (lowest feature, then lowest label,
     among equals); a cut is tied with it when ``gain + bound >= reference gain -
-    reference bound``; the lowest feature, then the first slot, among tied cuts wins.  A
-    tied cut's gain is within twice the node's bound cap of the best, so only the cuts
+    reference bound``; the lowest feature, then the lowest label, among tied cuts wins.
+    A tied cut's gain is within twice the node's bound cap of the best, so only the cuts
     that close to the best gain seen so far are kept, with their bounds, as contenders;
-    the rule is applied to them at the end.  O(features x slots) numpy work in O(chunks)
-    calls of ``scores``.
+    the rule is applied to them at the end.  O(candidates) numpy work in O(chunks) calls
+    of ``scores``.
     """
     running_max = np.full(n_nodes, -np.inf)
-    kept = []                          # (node, feature, offset, gain, bound, label)
+    kept = []                          # (node, feature, label, gain, bound)
     for chunk in chunks:
         scored = scores(chunk)
-        gains, slots = scored.gains, scored.slots
-        starts, segment = segment_starts(slots), segment_ids(slots)
-        top = np.maximum.reduceat(gains, starts, axis=0).max(axis=1)
-        running_max = np.maximum(running_max, top)
+        gains, node = scored.gains, scored.node
+        if len(gains):
+            group = scored.feature * n_nodes + node          # sorted: runs of one group
+            first = np.flatnonzero(np.concatenate([[True], group[1:] != group[:-1]]))
+            np.maximum.at(running_max, node[first], np.maximum.reduceat(gains, first))
         floor = running_max - 2 * scored.cap(running_max)
-        rows, columns = np.nonzero(np.isfinite(gains) & (gains >= floor[segment, None]))
-        labels = (scored.labels[rows] if scored.labels.ndim == 1
-                  else scored.labels[rows, columns])
-        node = segment[rows]
-        kept.append((node, np.asarray(chunk)[columns], rows - starts[node], gains[rows, columns],
-                     scored.bounds_at(rows, columns), labels))
-    node, feature, offset, gain, bound, label = (np.concatenate(part) for part in zip(*kept))
-    order = np.lexsort((offset, feature, node))                # node, then feature, slot
+        at = np.flatnonzero(np.isfinite(gains) & (gains >= floor[node]))
+        kept.append((node[at], scored.feature[at], scored.label[at], gains[at],
+                     scored.bounds_at(at)))
+    node, feature, label, gain, bound = (np.concatenate(part) for part in zip(*kept))
+    order = np.lexsort((label, feature, node))                 # node, then feature, label
     node, feature, gain, bound, label = (a[order] for a in (node, feature, gain, bound, label))
     first = np.ones(len(node), dtype=bool)
     first[1:] = node[1:] != node[:-1]

@@ -14,7 +14,7 @@ level at a time** and Python runs a handful of numpy calls per level and feature
    running sums that restart at every node (``treelib.segments.segmented_cumsum``) and
    the tie rule of ``treelib.split.best_cut`` (``treelib.growth.level_cuts``);
 4. send each node's samples to its two children with a *stable partition* of every row
-   (``partition_row``): the samples of a child stay sorted, so nothing is ever sorted
+   (``partition``): the samples of a child stay sorted, so nothing is ever sorted
    again.  Samples that land in a leaf are dropped, so deep levels cost little.
 
 The tree is the one the per-node growers grow with the ``"cumsum"`` finder (same splits,
@@ -79,6 +79,7 @@ def grow_level_wise_exact(data, Y, finder, rules, counter=None, weights=None):
     if rules.is_leaf(len(Y), root_node.impurity[0], 0, min_samples_leaf):
         return tree.finish()
     stats = np.array(root_node.stats, dtype=np.float64)   # re-centred node by node
+    classes = class_codes(Y, criterion, weights)
     index = np.int32 if len(Y) < 2**31 else np.intp
     columns = np.ascontiguousarray(np.asarray(data).T)
     order = np.argsort(columns, axis=1, kind="stable").astype(index)
@@ -90,8 +91,8 @@ def grow_level_wise_exact(data, Y, finder, rules, counter=None, weights=None):
         if counter is not None:
             counter.searched(depth, len(level.counts), level.order.shape[1])
             counter.held(level.order.nbytes + level.x_sorted.nbytes)
-        level = grow_level(level, Y, weights, stats, criterion, min_samples_leaf, depth,
-                           rules, tree, total_weight)
+        level = grow_level(level, Y, weights, stats, classes, criterion, min_samples_leaf,
+                           depth, rules, tree, total_weight)
         depth += 1
     return tree.finish()
 
@@ -101,59 +102,119 @@ def grow_level_wise_exact(data, Y, finder, rules, counter=None, weights=None):
 CHUNK_VALUES = 2**21
 
 
-def feature_scores(level, stats, weights, features, criterion, min_samples_leaf):
-    """The ``ChunkScores`` (``treelib.growth.level_cuts``) of the given features: the
-    gain of every cut in every node of the level, in the order of the positions in each
-    feature's row (slots: a node's positions; labels: each position's offset in its
-    node), with the rounding bounds computed on demand.
+def class_codes(Y, criterion, weights):
+    """The class of every sample when the statistics are unweighted one-hot rows (their
+    sums are counts, exact in any order); None otherwise."""
+    if criterion not in ("gini", "entropy") or weights is not None:
+        return None
+    return np.argmax(Y, axis=1).astype(np.intp)
+
+
+def cut_positions(x, counts, min_samples_leaf):
+    """The candidate cuts of a chunk of rows: ``x`` (c, p) holds each feature's values,
+    node after node (``counts``), sorted inside each node.  A cut after position q is a
+    candidate when the next value is larger and both children keep ``min_samples_leaf``
+    samples.  Returns the row and the position of every candidate, row by row, in
+    increasing order.  O(c p)."""
+    starts, segment = segment_starts(counts), segment_ids(counts)
+    n_left = np.arange(x.shape[1]) - starts[segment] + 1
+    allowed = (n_left >= min_samples_leaf) & (counts[segment] - n_left >= min_samples_leaf)
+    is_cut = np.zeros(x.shape, dtype=bool)
+    np.greater(x[:, 1:], x[:, :-1], out=is_cut[:, :-1])
+    is_cut &= allowed
+    row = np.repeat(np.arange(x.shape[0]), np.count_nonzero(is_cut, axis=1))
+    return row, np.flatnonzero(is_cut) - row * x.shape[1]
+
+
+def left_counts(classes, samples, counts, cuts, row, node, n_classes):
+    """The class counts left of each cut (cuts, k), adding up runs rather than samples.
+
+    Every row of ``samples`` (c, p), node after node, is cut into *runs* that end at a
+    cut or at the end of a node; ``np.bincount`` counts each run's classes, and the
+    running totals of the runs, minus their value before the node, are the counts left
+    of the cuts (``cuts``: flat indices ``row * p + position``, in ``row`` and ``node``).
+    Counts are exact integers, so these are the per-node cumulative sums bit for bit, in
+    O(c p) work plus O(runs k) instead of O(c p k).
+    """
+    c, p = samples.shape
+    ends = np.zeros((c, p), dtype=bool)
+    ends[:, segment_starts(counts) + counts - 1] = True
+    ends = ends.ravel()
+    ends[cuts] = True
+    run = np.cumsum(ends) - ends                            # each position's run
+    per_run = np.bincount(run * n_classes + classes[samples.ravel()],
+                          minlength=int(ends.sum()) * n_classes).reshape(-1, n_classes)
+    running = np.cumsum(per_run, axis=0)
+    node_start = row * p + segment_starts(counts)[node]
+    before = run[node_start] - 1                            # the run before the node
+    base = np.where(before[:, None] >= 0, running[np.maximum(before, 0)], 0)
+    return (running[run[cuts]] - base).astype(np.float64)
+
+
+def feature_scores(level, stats, weights, classes, features, criterion, min_samples_leaf):
+    """The ``ChunkScores`` (``treelib.growth.level_cuts``) of the features ``features``
+    (a range): the gain of every candidate cut in every node of the level, labelled by
+    its position in the node, with the rounding bounds computed on demand.
 
     The left sums of a node's cuts are the running sums of its samples' statistics in
     the row's order, restarted at each node, so each node's sums are those of the
-    per-node ``"cumsum"`` finder bit for bit.  A cut is a candidate when the next value
-    is larger and both children keep ``min_samples_leaf`` samples.  O(positions x
-    features x k).
+    per-node ``"cumsum"`` finder bit for bit; only the candidate cuts are scored.  With
+    ``classes`` (unweighted classification), the class counts left of the cuts are
+    added up run by run (``left_counts``).  O(positions x features x k), or O(positions
+    x features + cuts x k) with ``classes``.
     """
     counts, nodes = level.counts, level.nodes
-    samples, x = level.order[features], level.x_sorted[features]     # (c, p)
+    rows = slice(features.start, features.stop)
+    samples, x = level.order[rows], level.x_sorted[rows]              # (c, p) views
+    c, p = samples.shape
+    row, position = cut_positions(x, counts, min_samples_leaf)
     segment = segment_ids(counts)
-    n_node = counts[segment][:, None]
-    offset = np.arange(samples.shape[1]) - segment_starts(counts)[segment]
-    n_left = offset[:, None] + 1
-    left_sums = segmented_cumsum(stats[samples.T], counts)            # (p, c, k)
-    w_node = nodes.weight[segment][:, None]
-    w_left = n_left if weights is None else segmented_cumsum(weights[samples.T], counts)
+    node = segment[position]
+    offset = (np.arange(p) - segment_starts(counts)[segment])[position]
+    at = position * c + row                        # in (p, c) arrays, flattened
+
+    def running_sums(values):                      # (n, ...) -> at the cuts
+        sums = segmented_cumsum(np.take(values, samples.T, axis=0), counts)
+        return np.take(sums.reshape((p * c,) + values.shape[1:]), at, axis=0)
+
+    if classes is not None:
+        left_sums = left_counts(classes, samples, counts, row * p + position, row, node,
+                                stats.shape[1])
+    else:
+        left_sums = running_sums(stats)
+    w_left = (offset + 1).astype(np.float64) if weights is None else running_sums(weights)
+    w_node = nodes.weight[node]
     with np.errstate(divide="ignore", invalid="ignore"):
-        gains = gain_from_sums(left_sums, w_left, nodes.totals[segment][:, None], w_node,
-                               criterion)
-    valid = (n_left >= min_samples_leaf) & (n_node - n_left >= min_samples_leaf)
-    valid = valid & np.vstack([(x[:, 1:] > x[:, :-1]).T, np.zeros((1, len(features)), bool)])
+        gains = gain_from_sums(left_sums, w_left, nodes.totals[node], w_node, criterion)
+    valid = np.isfinite(gains)
     if weights is not None:
         valid &= (w_left > 0) & (w_left < w_node)
-    gains = np.where(valid & np.isfinite(gains), gains, -np.inf)
+    gains[~valid] = -np.inf
 
-    def bounds_at(rows, columns):
-        node = segment[rows]
-        left = n_left[rows, 0] if weights is None else w_left[rows, columns]
-        return gain_rounding_bound(left_sums[rows, columns], left, nodes.totals[node],
-                                   nodes.weight[node], criterion,
-                                   None if nodes.abs_totals is None else nodes.abs_totals[node],
-                                   gains[rows, columns], n_terms=counts[node])
+    def bounds_at(at):
+        return gain_rounding_bound(left_sums[at], w_left[at], nodes.totals[node[at]],
+                                   w_node[at], criterion,
+                                   None if nodes.abs_totals is None
+                                   else nodes.abs_totals[node[at]],
+                                   gains[at], n_terms=counts[node[at]])
 
-    return ChunkScores(gains=gains, slots=counts, labels=offset, bounds_at=bounds_at,
+    return ChunkScores(gains=gains, node=node, feature=row + features.start, label=offset,
+                       bounds_at=bounds_at,
                        cap=lambda max_gain: bound_cap(nodes.totals, nodes.weight, criterion,
                                                       nodes.abs_totals, max_gain, counts,
                                                       nodes.scale))
 
 
-def feature_chunks(level, stats):
-    """The features in groups small enough to score together (``CHUNK_VALUES``)."""
+def feature_chunks(level, width):
+    """The features in groups (ranges) small enough to score together
+    (``CHUNK_VALUES``), with ``width`` values per position and feature."""
     n_features, n_active = level.order.shape
-    size = max(1, min(n_features, CHUNK_VALUES // max(1, n_active * stats.shape[1])))
-    return [list(range(j, min(j + size, n_features))) for j in range(0, n_features, size)]
+    size = max(1, min(n_features, CHUNK_VALUES // max(1, n_active * width)))
+    return [range(j, min(j + size, n_features)) for j in range(0, n_features, size)]
 
 
-def grow_level(level, Y, weights, stats, criterion, min_samples_leaf, depth, rules, tree,
-               total_weight):
+def grow_level(level, Y, weights, stats, classes, criterion, min_samples_leaf, depth, rules,
+               tree, total_weight):
     """Split every node of ``level`` at once; return the next level (None if no node of
     it may split).
 
@@ -167,9 +228,9 @@ def grow_level(level, Y, weights, stats, criterion, min_samples_leaf, depth, rul
 
     # 1. Every node's best cut; the nodes whose cut passes the rules split.
     feature, cut, gain = best_cuts(
-        len(counts), feature_chunks(level, stats),
-        lambda features: feature_scores(level, stats, weights, features, criterion,
-                                        min_samples_leaf))
+        len(counts), feature_chunks(level, 1 if classes is not None else stats.shape[1]),
+        lambda features: feature_scores(level, stats, weights, classes, features,
+                                        criterion, min_samples_leaf))
     splitting = ~rules.rejects(gain, total_weight)
     parents = np.flatnonzero(splitting)
     if len(parents) == 0:
@@ -194,8 +255,8 @@ def grow_level(level, Y, weights, stats, criterion, min_samples_leaf, depth, rul
 
     # 4. The children's statistics, from feature 0's row partitioned (every child kept);
     #    for squared error, the children's centred targets become ``stats``.
-    children = partition_row(level.order[0], goes_left[level.order[0]], counts, n_left,
-                             splitting, splitting)
+    children, = partition(partition_plan(counts, n_left, splitting, splitting),
+                          goes_left[level.order[0]], [level.order[0]])
     child = node_statistics(Y[children], child_counts, criterion,
                             None if weights is None else weights[children])
     child_ids = tree.add_nodes(child.value, child.impurity, child_counts,
@@ -212,16 +273,12 @@ def grow_level(level, Y, weights, stats, criterion, min_samples_leaf, depth, rul
         return None
     keep_left, keep_right = np.zeros_like(splitting), np.zeros_like(splitting)
     keep_left[parents], keep_right[parents] = keep[0::2], keep[1::2]
-    n_next = int(np.sum(np.where(keep_left, n_left, 0) + np.where(keep_right, n_right, 0)))
-    order = np.empty((level.order.shape[0], n_next), dtype=level.order.dtype)
-    x_sorted = np.empty((level.order.shape[0], n_next), dtype=level.x_sorted.dtype)
-    chunk = max(1, CHUNK_VALUES // max(1, n_active))
-    for j in range(0, level.order.shape[0], chunk):
-        rows = slice(j, j + chunk)
-        here = goes_left[level.order[rows]]
-        order[rows], x_sorted[rows] = partition_rows(
-            [level.order[rows], level.x_sorted[rows]], here, counts, n_left, keep_left,
-            keep_right)
+    plan = partition_plan(counts, n_left, keep_left, keep_right)
+    order = np.empty((level.order.shape[0], plan[2]), dtype=level.order.dtype)
+    x_sorted = np.empty((level.order.shape[0], plan[2]), dtype=level.x_sorted.dtype)
+    for j in range(level.order.shape[0]):
+        order[j], x_sorted[j] = partition(plan, goes_left[level.order[j]],
+                                          [level.order[j], level.x_sorted[j]])
     return Level(node_ids=child_ids[keep], counts=child_counts[keep],
                  nodes=select(child, keep), order=order, x_sorted=x_sorted)
 
@@ -233,46 +290,45 @@ def select(nodes, keep):
                           weight=nodes.weight[keep], scale=nodes.scale[keep])
 
 
-def partition_rows(arrays, goes_left, counts, n_left, keep_left, keep_right):
-    """Stable partition of rows into the left and right children of every node.
+def partition_plan(counts, n_left, keep_left, keep_right):
+    """Where the samples of a level go in the next one, whatever the row: the stable
+    partition of every node into its left child then its right child, for s = 0, 1,
+    ...; children with ``keep_left`` / ``keep_right`` False are left out.  Node s sends
+    ``n_left[s]`` samples left in every row.
 
-    Each array of ``arrays`` (r, p) holds, row by row, the nodes' samples one node after
-    the other (``counts``), and ``goes_left`` (r, p) says where each one goes; node s
-    sends ``n_left[s]`` left in every row.  In the result, node s's left child comes
-    first, then its right child, for s = 0, 1, ...; children with ``keep_left`` /
-    ``keep_right`` False are left out.  Inside each child the samples keep their order (so
-    they stay sorted).  O(r p).
-
-    The index arithmetic: the samples going left before position q number ``c =
-    cumsum(goes_left)[q] - goes_left[q]``, those before node s's segment
-    ``left_before[s] = n_left[0] + ... + n_left[s - 1]``.  A sample at position q of node
-    s that goes left is number ``c - left_before[s]`` of its left child; one that goes
-    right is number ``(q - starts[s]) - (c - left_before[s])`` of its right child.
-    Adding where each child begins in the output gives its destination.
+    Returns ``(to_left, to_right, n_next)``: a sample at position q that is the c-th
+    (1, 2, ...) of its row to go left, counted from the row's start, lands at ``to_left[q]
+    + c``; one that goes right at ``to_right[q] - c``.  Both follow from the children's
+    starts: in node s (``starts[s]``, with ``left_before[s]`` samples sent left by the
+    nodes before it) a left-goer is number ``c - left_before[s]`` of its left child, a
+    right-goer number ``q - starts[s] - (c - left_before[s])`` of its right child.
+    Samples of children left out land past ``n_next``, in a scratch area of one slot per
+    position.  O(positions).
     """
     starts, segment = segment_starts(counts), segment_ids(counts)
     sizes = np.column_stack([np.where(keep_left, n_left, 0),
                              np.where(keep_right, counts - n_left, 0)]).ravel()
     new_start = segment_starts(sizes)
     left_before = segment_starts(n_left)
-    n_rows, n_new = goes_left.shape[0], int(sizes.sum())
-    trash = n_rows * n_new                         # one slot past the output
-    inclusive = np.cumsum(goes_left, axis=1, dtype=np.intp)
-    to_left = np.where(keep_left, new_start[0::2] - 1 - left_before, trash)[segment] + inclusive
-    to_right = (np.where(keep_right, new_start[1::2] - starts + left_before, trash)[segment]
-                + np.arange(goes_left.shape[1]) - inclusive)
-    destination = np.where(goes_left, to_left, to_right)
-    destination += (np.arange(n_rows) * n_new)[:, None]            # rows one after another
-    np.minimum(destination, trash, out=destination)
+    n_next = int(sizes.sum())
+    to_left = np.where(keep_left, new_start[0::2] - left_before - 1, n_next - 1)[segment]
+    to_right = (np.where(keep_right, new_start[1::2] - starts + left_before, 0)[segment]
+                + np.arange(len(segment)))
+    to_right[~keep_right[segment]] = n_next + len(segment)
+    index = np.int32 if n_next + 2 * len(segment) < 2**31 else np.intp
+    return to_left.astype(index), to_right.astype(index), n_next
+
+
+def partition(plan, goes_left, arrays):
+    """The rows ``arrays`` (each (p,), in one row's order) moved to the next level by
+    ``plan`` (``partition_plan``), ``goes_left`` (p,) saying where each sample goes.
+    Inside each child the samples keep their order, so sorted rows stay sorted.  O(p)."""
+    to_left, to_right, n_next = plan
+    sent_left = np.cumsum(goes_left, dtype=to_left.dtype)
+    destination = np.where(goes_left, to_left + sent_left, to_right - sent_left)
     result = []
     for array in arrays:
-        out = np.empty(trash + 1, dtype=array.dtype)
-        out[destination.ravel()] = array.ravel()
-        result.append(out[:-1].reshape(n_rows, n_new))
+        out = np.empty(n_next + len(goes_left) + 1, dtype=array.dtype)
+        out[destination] = array
+        result.append(out[:n_next])
     return result
-
-
-def partition_row(row, goes_left, counts, n_left, keep_left, keep_right):
-    """``partition_rows`` for one row."""
-    return partition_rows([row[None]], goes_left[None], counts, n_left, keep_left,
-                          keep_right)[0][0]

@@ -30,9 +30,9 @@ import numpy as np
 
 from treelib.criteria import NodeStatistics, node_statistics
 from treelib.gains import bound_cap, gain_from_sums, gain_rounding_bound
-from treelib.growth.level_cuts import ChunkScores, best_cuts
+from treelib.growth.level_cuts import best_cuts, grid_scores
 from treelib.growth.level_histograms import feature_histograms, sparse_sums
-from treelib.growth.level_wise import CHUNK_VALUES, partition_row, select
+from treelib.growth.level_wise import CHUNK_VALUES, partition, partition_plan, select
 from treelib.segments import segment_ids, segment_starts
 from treelib.split import MISSING_BIN
 from treelib.tree import LEFT, RIGHT, TreeRecorder
@@ -118,12 +118,12 @@ def grow_level_wise_hist(codes, Y, finder, rules, counter=None, weights=None):
 
 def feature_scores(level, codes, stats, features, criterion, min_samples_leaf, n_bins,
                    counter=None, store=None, weighted=False):
-    """The ``ChunkScores`` (``treelib.growth.level_cuts``) of a group of features: the
-    cuts after every bin, B - 1 slots per dense node, and for a small node as many slots
-    as its most populated feature has populated bins (the others padded with
-    non-candidates); labels are bins.  With ``store``, the dense histograms of the nodes
-    ``store[0]`` are also written into ``store[1]`` (sums, counts) at these features, for
-    the next level's subtractions."""
+    """The ``ChunkScores`` (``treelib.growth.level_cuts``) of a group of features, scored
+    on a grid of slots: the cuts after every bin, B - 1 slots per dense node, and for a
+    small node as many slots as its most populated feature has populated bins (the
+    others padded with non-candidates); labels are bins.  With ``store``, the dense
+    histograms of the nodes ``store[0]`` are also written into ``store[1]`` (sums,
+    counts) at these features, for the next level's subtractions."""
     c, k = len(features), stats.shape[1]
     dense = level.counts >= n_bins
     small = np.flatnonzero(~dense)
@@ -182,10 +182,10 @@ def feature_scores(level, codes, stats, features, criterion, min_samples_leaf, n
                                    None if nodes.abs_totals is None else nodes.abs_totals[node],
                                    gains[rows, columns], n_terms=level.counts[node])
 
-    return ChunkScores(gains=gains, slots=slots, labels=labels, bounds_at=bounds_at,
-                       cap=lambda max_gain: bound_cap(nodes.totals, nodes.weight, criterion,
-                                                      nodes.abs_totals, max_gain,
-                                                      level.counts, nodes.scale))
+    return grid_scores(gains, slots, labels, features, bounds_at,
+                       lambda max_gain: bound_cap(nodes.totals, nodes.weight, criterion,
+                                                  nodes.abs_totals, max_gain, level.counts,
+                                                  nodes.scale))
 
 
 def can_subtract(parent_abs, small_abs, large_abs, small_count, shift_small):
@@ -254,7 +254,8 @@ def grow_level(level, codes, Y, weights, stats, finder, rules, depth, tree, n_bi
     starts, segment = segment_starts(counts), segment_ids(counts)
     goes_left = (codes[level.samples, feature[segment]] <= bin_[segment]) | ~splitting[segment]
     n_left = np.where(splitting, np.add.reduceat(goes_left.astype(np.intp), starts), counts)
-    children = partition_row(level.samples, goes_left, counts, n_left, splitting, splitting)
+    children, = partition(partition_plan(counts, n_left, splitting, splitting), goes_left,
+                          [level.samples])
     child_counts = np.column_stack([n_left[parents], counts[parents] - n_left[parents]]).ravel()
     child_starts = segment_starts(child_counts)
     # each child's mean minus its parent's, from the parent-centred statistics (the
