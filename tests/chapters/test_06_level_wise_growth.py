@@ -19,7 +19,7 @@ from treelib.criteria import centered, target_statistics
 from treelib.datasets import load_california_housing
 from treelib.finders import Finder
 from treelib.growth import StoppingRules, grow
-from treelib.growth.level_wise import partition_row
+from treelib.growth.level_wise import partition, partition_plan
 from treelib.segments import segmented_cumsum
 
 TEACHING = notebook_cells("06_level_wise_growth.ipynb")
@@ -55,16 +55,16 @@ def test_padded_cumsum_is_segmented_cumsum_bit_for_bit(data):
 
 @settings(max_examples=300, deadline=None)
 @given(counts=st.lists(st.integers(1, 15), min_size=1, max_size=8), data=st.data())
-def test_stable_partition_is_partition_row(counts, data):
+def test_stable_partition_is_treelibs_partition(counts, data):
     counts = np.array(counts)
     n = int(counts.sum())
     row = data.draw(st.permutations(range(n)))
     goes_left = data.draw(hnp.arrays(bool, n))
     n_left = np.add.reduceat(goes_left.astype(int), np.r_[0, np.cumsum(counts)[:-1]])
     keep = np.ones(len(counts), dtype=bool)
+    plan = partition_plan(counts, n_left, keep, keep)
     np.testing.assert_array_equal(stable_partition(np.array(row), goes_left, counts),
-                                  partition_row(np.array(row), goes_left, counts, n_left,
-                                                keep, keep))
+                                  partition(plan, goes_left, [np.array(row)])[0])
 
 
 # --- the chapter's claims -----------------------------------------------------------
@@ -110,7 +110,7 @@ def test_the_full_depth_tree_takes_40_passes(housing):
 
 
 def test_stable_partitions_keep_every_segment_sorted():
-    """The figure's claim, on random data: the rows built by repeated partition_row are
+    """The figure's claim, on random data: the rows built by repeated partitions are
     sorted inside every node, at every level, for every feature."""
     rng = np.random.default_rng(0)
     X = rng.integers(0, 30, size=(200, 3)).astype(np.float64)
@@ -126,7 +126,7 @@ def test_stable_partitions_keep_every_segment_sorted():
             node = np.repeat(nodes, counts)
             goes_left = X[row, tree.feature[node]] <= tree.threshold[node]
             n_left = np.add.reduceat(goes_left.astype(int), np.r_[0, np.cumsum(counts)[:-1]])
-            row = partition_row(row, goes_left, counts, n_left, splits, splits)
+            row, = partition(partition_plan(counts, n_left, splits, splits), goes_left, [row])
             counts = np.column_stack([n_left, counts - n_left]).ravel()
             nodes = np.column_stack([tree.children_left[nodes],
                                      tree.children_right[nodes]]).ravel()
