@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 from treelib import best_split
-from treelib.binning import bin_features, bin_thresholds, check_max_bins
-from treelib.split import midpoint
+from treelib.binning import bin_features, bin_thresholds, check_max_bins, thresholds_from_counts
+from treelib.split import MISSING_BIN, midpoint
 
 
 @settings(max_examples=200, deadline=None)
@@ -60,17 +60,19 @@ def test_many_values_get_quantile_bins_of_similar_size():
     assert new[:, 0].tolist() == [0, 15]
 
 
-@pytest.mark.parametrize("max_bins", [1, 257, 2.0, True, "16"])
+@pytest.mark.parametrize("max_bins", [1, 256, 257, 2.0, True, "16"])
 def test_bad_max_bins(max_bins):
-    with pytest.raises(ValueError, match="max_bins must be an integer from 2 to 256"):
+    with pytest.raises(ValueError, match="max_bins must be an integer from 2 to 255"):
         check_max_bins(max_bins)
 
 
-def test_codes_fit_in_one_byte():
-    x = np.arange(1000.0)
-    codes, (cuts,) = bin_features(x[:, None], max_bins=256)
-    assert codes.dtype == np.uint8 and len(cuts) == 255 and codes.max() == 255
-    assert check_max_bins(np.int64(2)) == 2
+def test_codes_fit_in_one_byte_beside_the_missing_bin():
+    x = np.append(np.arange(1000.0), np.nan)
+    codes, (cuts,) = bin_features(x[:, None], max_bins=255)
+    # 255 real bins, codes 0 .. 254; the missing value alone gets MISSING_BIN (255)
+    assert codes.dtype == np.uint8 and len(cuts) == 254
+    assert codes[:-1, 0].max() == 254 and codes[-1, 0] == MISSING_BIN == 255
+    assert check_max_bins(np.int64(2)) == 2 and check_max_bins(255) == 255
 
 
 def test_thresholds_are_scikit_learns():
@@ -88,9 +90,56 @@ def test_thresholds_are_scikit_learns():
 
 
 def test_bad_arguments():
-    with pytest.raises(ValueError, match="max_bins must be an integer from 2 to 256"):
+    with pytest.raises(ValueError, match="max_bins must be an integer from 2 to 255"):
         bin_thresholds(np.arange(5.0), max_bins=1)
     with pytest.raises(ValueError, match="2 features but 1 lists"):
         bin_features(np.ones((3, 2)), thresholds=[np.array([0.5])])
-    with pytest.raises(ValueError, match="contains NaN"):
-        bin_features(np.array([[np.nan]]))
+    with pytest.raises(ValueError, match="contains infinity"):
+        bin_features(np.array([[np.inf]]))
+
+
+@settings(max_examples=100, deadline=None)
+@given(X=hnp.arrays(np.float64, st.tuples(st.integers(1, 50), st.integers(1, 3)),
+                    elements=st.integers(-4, 4).map(float) | st.just(np.nan)),
+       max_bins=st.integers(2, 12))
+def test_missing_values_get_the_missing_bin_and_do_not_move_the_thresholds(X, max_bins):
+    codes, thresholds = bin_features(X, max_bins)
+    for j, cuts in enumerate(thresholds):
+        present = ~np.isnan(X[:, j])
+        # the thresholds of the present values alone (none when every value is missing)
+        np.testing.assert_array_equal(cuts, bin_thresholds(X[present, j], max_bins)
+                                      if present.any() else np.zeros(0))
+        np.testing.assert_array_equal(codes[~present, j], MISSING_BIN)
+        assert np.all(codes[present, j] <= len(cuts))
+        # a cut after any real bin sends the missing values right
+        for b, t in enumerate(cuts):
+            np.testing.assert_array_equal(X[present, j] <= t, codes[present, j] <= b)
+
+
+@settings(max_examples=300, deadline=None)
+@given(x=hnp.arrays(np.float64, st.integers(1, 400),
+                    elements=st.one_of(st.integers(-5, 5).map(float),
+                                       st.floats(-1e6, 1e6, allow_nan=False))),
+       max_bins=st.integers(2, 40))
+def test_thresholds_from_counts_are_numpys_percentiles_bit_for_bit(x, max_bins):
+    values, counts = np.unique(x, return_counts=True)
+    ours = thresholds_from_counts(values, counts, max_bins)
+    if len(values) <= max_bins:
+        expected = midpoint(values[:-1], values[1:])
+    else:
+        percentiles = np.linspace(0.0, 100.0, max_bins + 1)[1:-1]
+        expected = np.unique(np.percentile(x, percentiles, method="averaged_inverted_cdf"))
+    np.testing.assert_array_equal(ours, expected)
+
+
+@settings(max_examples=100, deadline=None)
+@given(x=hnp.arrays(np.float64, st.integers(2, 300), elements=st.integers(-30, 30).map(float)),
+       parts=st.integers(1, 5), max_bins=st.integers(2, 20))
+def test_counts_added_up_over_parts_give_the_whole_columns_thresholds(x, parts, max_bins):
+    summaries = [np.unique(part, return_counts=True) for part in np.array_split(x, parts)]
+    values = np.unique(np.concatenate([v for v, _ in summaries]))
+    counts = np.zeros(len(values), dtype=np.intp)
+    for v, c in summaries:
+        counts[np.searchsorted(values, v)] += c
+    np.testing.assert_array_equal(thresholds_from_counts(values, counts, max_bins),
+                                  bin_thresholds(x, max_bins))

@@ -15,8 +15,12 @@ from hypothesis.extra import numpy as hnp
 
 from tests.reference import (
     assert_sums_close,
+    exact_loss,
+    exact_split_gain,
     exact_sse,
     exact_weighted_gini,
+    exact_weighted_median,
+    impurity_tolerance,
     sums_tolerance,
     weighted_entropy,
 )
@@ -27,12 +31,14 @@ from treelib.criteria import (
     check_criterion,
     entropy,
     gini,
+    labels_impurity,
     node_impurity,
     node_statistics,
     one_hot,
     split_gain,
     squared_error,
     target_statistics,
+    weighted_medians,
 )
 from treelib.gains import EPS, gain_from_sums, gain_rounding_bound, score_cuts
 
@@ -57,7 +63,12 @@ def test_known_values(labels, expected_gini, expected_entropy):
 
 
 def test_impurities_by_name():
-    assert set(IMPURITIES) == set(CRITERIA) == {"squared_error", "gini", "entropy"}
+    # IMPURITIES: chapter 1's impurities of labels; the criteria added since (Poisson,
+    # absolute error) are reached through labels_impurity (tested below)
+    assert set(IMPURITIES) == {"squared_error", "gini", "entropy"}
+    assert set(CRITERIA) == set(IMPURITIES) | {"poisson", "absolute_error"}
+    for name, impurity in IMPURITIES.items():
+        assert impurity([1.0, 2.0, 2.0, 7.0]) == labels_impurity([1.0, 2.0, 2.0, 7.0], name)
     with pytest.raises(ValueError, match="unknown criterion 'mae'"):
         check_criterion("mae")
 
@@ -167,10 +178,11 @@ def regression_segments(draw):
 @given(data=regression_segments())
 def test_node_statistics_for_squared_error(data):
     Y, counts = data
-    value, impurity, stats, totals, abs_totals = node_statistics(Y, counts,
-                                                                 "squared_error")
+    value, impurity, stats, totals, abs_totals, weight, scale = node_statistics(
+        Y, counts, "squared_error")
     assert value.shape == totals.shape == abs_totals.shape == (len(counts), Y.shape[1])
     assert impurity.shape == (len(counts),) and stats.shape == Y.shape
+    assert weight.tolist() == counts.tolist() and scale.shape == value.shape
     start = 0
     for s, n in enumerate(counts):
         rows = Y[start:start + n]
@@ -191,6 +203,8 @@ def test_node_statistics_for_squared_error(data):
             assert_sums_close(abs_totals[s, c],
                               float(sum(abs(Fraction(v)) for v in stats[start:start + n, c])),
                               n, 2 * spread)
+            # scale: the largest |statistic| of the node, one of them exactly
+            assert scale[s, c] == np.abs(stats[start:start + n, c]).max()
         # impurity: the variance summed over the columns, squares of at most 2 spread
         expected = sum(exact_sse(rows[:, c]) for c in range(Y.shape[1])) / n
         assert abs(Fraction(impurity[s]) - expected) <= Fraction(
@@ -204,8 +218,8 @@ def test_node_statistics_for_squared_error(data):
 
 def test_a_constant_node_at_1e8_has_impurity_exactly_zero():
     y = np.concatenate([np.full(5, 1e8 + 0.1), [1.0, 2.0, 4.0], np.full(3, -1e8 + 0.3)])
-    value, impurity, stats, _, abs_totals = node_statistics(y, [5, 3, 3],
-                                                            "squared_error")
+    value, impurity, stats, _, abs_totals, _, _ = node_statistics(y, [5, 3, 3],
+                                                                  "squared_error")
     assert impurity[0] == 0.0 and impurity[2] == 0.0
     assert value[0, 0] == 1e8 + 0.1 and value[2, 0] == -1e8 + 0.3
     assert np.all(stats[:5] == 0) and np.all(stats[8:] == 0)
@@ -225,8 +239,10 @@ def test_node_statistics_for_classes(labels, cuts, criterion):
     bounds = [0] + sorted(c for c in cuts if c < len(labels)) + [len(labels)]
     counts = np.diff(bounds)
     Y = one_hot(labels, 4)
-    value, impurity, stats, totals, abs_totals = node_statistics(Y, counts, criterion)
+    value, impurity, stats, totals, abs_totals, weight, scale = node_statistics(Y, counts,
+                                                                               criterion)
     assert abs_totals is None
+    assert weight.tolist() == counts.tolist() and np.all(scale == 1.0)
     assert np.array_equal(stats, Y)                           # the one-hot rows, as they are
     for s, (a, b) in enumerate(zip(bounds[:-1], bounds[1:], strict=True)):
         part = labels[a:b]
@@ -284,7 +300,7 @@ def test_rounding_bound_covers_the_float_gain_of_centred_targets(cut, summation)
     # in floats: the exact gain of the cut on y lies within the bound
     y, goes_left, order = cut
     n, n_left = len(y), int(goes_left.sum())
-    _, _, stats, totals, abs_totals = node_statistics(y, [n], "squared_error")
+    _, _, stats, totals, abs_totals, _, _ = node_statistics(y, [n], "squared_error")
     left = stats[order][goes_left[order], 0]
     sum_left = np.cumsum(left)[-1] if summation == "sequential" else np.sum(left)
     gain = gain_from_sums(np.array([sum_left]), n_left, totals[0], n, "squared_error")
@@ -303,7 +319,7 @@ def test_a_large_offset_left_in_the_sums_breaks_the_gain_not_the_centred_one(y, 
     cut = min(cut, len(y) - 1)
     y = y + offset
     goes_left = np.arange(len(y)) < cut
-    _, _, stats, totals, abs_totals = node_statistics(y, [len(y)], "squared_error")
+    _, _, stats, totals, abs_totals, _, _ = node_statistics(y, [len(y)], "squared_error")
     sum_left = np.array([stats[:cut, 0].sum()])
     gain = gain_from_sums(sum_left, cut, totals[0], len(y), "squared_error")
     bound = gain_rounding_bound(sum_left, cut, totals[0], len(y), "squared_error",
@@ -342,3 +358,154 @@ def test_rounding_bound_covers_the_float_gain_of_counts(labels, data, criterion)
                      - decimal_n_entropy(sum_left.astype(int).tolist())
                      - decimal_n_entropy((total - sum_left).astype(int).tolist()))
             assert abs(Decimal(gain) - exact) <= Decimal(bound)
+
+
+# --- sample weights, Poisson and absolute error --------------------------------------------
+
+
+ALL_CRITERIA = ["squared_error", "poisson", "absolute_error", "gini", "entropy"]
+
+
+@st.composite
+def weighted_nodes(draw, criterion, max_n=20):
+    """Consecutive nodes of targets (counts for Poisson, labels 0..2 for the classes)
+    with sample weights: integers, binary fractions, or None."""
+    counts = draw(st.lists(st.integers(1, max_n), min_size=1, max_size=3))
+    n = sum(counts)
+    if criterion in ("gini", "entropy"):
+        elements = st.integers(0, 2)
+    elif criterion == "poisson":
+        elements = st.integers(0, 5).map(float)
+    else:
+        elements = st.integers(-4, 4).map(float) | st.floats(-100, 100).map(
+            lambda v: round(v, 3))
+    y = np.array(draw(st.lists(elements, min_size=n, max_size=n)))
+    if criterion == "poisson":
+        starts = np.cumsum([0] + counts[:-1])
+        y[starts] += 1.0                         # every node has a positive count
+    weights = draw(st.none() | hnp.arrays(np.float64, n, elements=st.sampled_from(
+        [0.25, 1.0, 2.0, 3.0, 7.5])))
+    return y, np.array(counts), weights
+
+
+def rows_of(y, criterion):
+    return one_hot(y, 3) if criterion in ("gini", "entropy") else y
+
+
+@pytest.mark.parametrize("criterion", ALL_CRITERIA)
+@settings(max_examples=40, deadline=None)
+@given(data=st.data())
+def test_node_statistics_with_weights_are_the_definitions(criterion, data):
+    y, counts, weights = data.draw(weighted_nodes(criterion))
+    node = node_statistics(rows_of(y, criterion), counts, criterion, weights)
+    w = np.ones(len(y)) if weights is None else weights
+    start = 0
+    for s, n in enumerate(counts):
+        part, part_w = y[start:start + n], w[start:start + n]
+        W = Fraction(float(part_w.sum()))       # a sum of a few binary fractions: exact
+        assert node.weight[s] == W
+        # the impurity: W I from its definition, divided by W
+        expected = exact_loss(part, criterion, part_w) / W
+        assert abs(Fraction(node.impurity[s]) - expected) <= Fraction(
+            impurity_tolerance(part, part_w, criterion))
+        # the prediction: the weighted median (a value, or a/2 + b/2: one rounding), the
+        # weighted mean (a sum of n terms, then a division) or the class proportions
+        # (a weight over the total: one rounding)
+        top = float(np.abs(part).max())
+        if criterion == "absolute_error":
+            median = exact_weighted_median(part, part_w)
+            assert abs(Fraction(node.value[s, 0]) - median) <= Fraction(EPS) * abs(median)
+        elif criterion in ("gini", "entropy"):
+            for c in range(3):
+                share = Fraction(float(part_w[part == c].sum())) / W
+                assert abs(Fraction(node.value[s, c]) - share) <= Fraction(EPS) * share
+        else:
+            mean = sum(Fraction(float(v)) * Fraction(float(u))
+                       for v, u in zip(part, part_w)) / W
+            assert abs(Fraction(node.value[s, 0]) - mean) <= Fraction(
+                4 * sums_tolerance(n, 2 * top) + EPS * top)
+        # the statistics the finders add up: the weighted centred target (its mean off
+        # by the rounding of n terms), the weighted target or the weighted one-hot row
+        # (one exact product: binary fractions)
+        stats = node.stats[start:start + n]
+        if criterion == "squared_error":
+            exact = [float((Fraction(float(v)) - mean) * Fraction(float(u)))
+                     for v, u in zip(part, part_w)]
+            assert_sums_close(stats[:, 0], exact, n, 2 * top * float(part_w.max()))
+        elif criterion in ("poisson", "absolute_error"):
+            np.testing.assert_array_equal(stats[:, 0], part * part_w)
+        else:
+            np.testing.assert_array_equal(stats, one_hot(part, 3) * part_w[:, None])
+        # the same n statistics summed in another order
+        assert_sums_close(node.totals[s], stats.sum(axis=0), n, np.abs(stats).max())
+        start += n
+
+
+@pytest.mark.parametrize("criterion", ALL_CRITERIA)
+@settings(max_examples=40, deadline=None)
+@given(data=st.data())
+def test_split_gain_with_weights_is_the_exact_gain(criterion, data):
+    y, counts, weights = data.draw(weighted_nodes(criterion))
+    goes_left = data.draw(hnp.arrays(np.bool_, len(y)))
+    if goes_left.all() or not goes_left.any():
+        goes_left[0] = not goes_left[0]
+    if len(y) == 1:
+        return
+    gain = split_gain(y, goes_left, criterion, weights)
+    exact = exact_split_gain(y, goes_left, criterion, weights)
+    # three W I recomputed from scratch, each within W times its impurity's tolerance,
+    # then added: a few roundings of their sum
+    w = np.ones(len(y)) if weights is None else weights
+    parts = [np.ones(len(y), dtype=bool), goes_left, ~goes_left]
+    tolerance = sum(w[p].sum() * impurity_tolerance(y[p], w[p], criterion) for p in parts)
+    tolerance += 4 * EPS * sum(float(exact_loss(y[p], criterion, w[p])) for p in parts)
+    assert abs(Fraction(gain) - exact) <= Fraction(tolerance)
+
+
+@settings(max_examples=150, deadline=None)
+@given(values=st.lists(st.integers(-3, 3).map(float) | st.sampled_from([0.5, 1e8]),
+                       min_size=1, max_size=30),
+       data=st.data())
+def test_weighted_medians_are_scikit_learns(values, data):
+    # ties, duplicates and cumulative weights that stop exactly at half
+    values = np.array(values)
+    n = len(values)
+    weights = data.draw(hnp.arrays(np.float64, n, elements=st.sampled_from(
+        [0.0, 0.5, 1.0, 1.0, 2.0, 3.0])))
+    weights[data.draw(st.integers(0, n - 1))] = 1.0            # a positive weight
+    cuts = sorted(data.draw(st.sets(st.integers(1, max(n - 1, 1)), max_size=3)))
+    bounds = [0] + [c for c in cuts if c < n] + [n]
+    counts = np.diff(bounds)
+    if any(weights[a:b].sum() == 0 for a, b in zip(bounds[:-1], bounds[1:])):
+        weights[bounds[:-1]] = 1.0                             # each segment weighs
+    medians = weighted_medians(values, weights, counts)
+    for s, (a, b) in enumerate(zip(bounds[:-1], bounds[1:])):
+        # the median is a value or the mean of two: a/2 + b/2 is exact here
+        assert medians[s] == exact_weighted_median(values[a:b], weights[a:b])
+
+
+def test_weighted_median_by_hand():
+    # cumulative weights 1, 2 | 3, 4 of 4: exactly half after 2, the mean of 2 and 5
+    assert weighted_medians(np.array([5.0, 2.0, 9.0, 1.0]), np.ones(4), [4])[0] == 3.5
+    # weight 3 on 9 passes half (2.5 of 5) alone; a zero weight changes nothing
+    assert weighted_medians(np.array([1.0, 9.0, 2.0, -7.0]), np.array([1.0, 3.0, 1.0, 0.0]),
+                            [4])[0] == 9.0
+
+
+def test_poisson_needs_counts():
+    with pytest.raises(ValueError, match="Some value.s. of y are negative, which is not "
+                                         "allowed for Poisson regression"):
+        target_statistics(np.array([1.0, -0.5, 2.0]), "poisson")
+    with pytest.raises(ValueError, match="The sum of y is not positive: Poisson regression "
+                                         "needs at least one positive target"):
+        target_statistics(np.zeros(4), "poisson")
+    np.testing.assert_array_equal(target_statistics([0.0, 3.0], "poisson"), [[0.0], [3.0]])
+
+
+def test_poisson_and_absolute_error_impurities_by_hand():
+    # y = 0, 1, 2, 5: mean 2, half deviance sum y log(y/2) - y + 2, over 4
+    y = [0.0, 1.0, 2.0, 5.0]
+    expected = (2 + (np.log(0.5) - 1 + 2) + 0 + (5 * np.log(2.5) - 5 + 2)) / 4
+    assert labels_impurity(y, "poisson") == pytest.approx(expected, rel=4 * EPS)
+    # the median of 0, 1, 2, 5 is 1.5: |deviations| 1.5, 0.5, 0.5, 3.5 over 4
+    assert labels_impurity(y, "absolute_error") == 1.5

@@ -114,3 +114,92 @@ def test_seed_auc_table():
     table = load_seed_auc_table()
     assert len(table) == 16 and set(table.data) == {"a1a", "a9a", "mushrooms", "splice"}
     assert table.set_index(["data", "method"]).loc[("a1a", "RDT"), "auc"] == 0.879
+
+
+# ---- bikeshare, penguins and missing values ------------------------------------------------
+
+
+def test_shipped_extra_files_are_the_recorded_ones():
+    import gzip
+    import hashlib
+
+    from treelib.datasets import data_path
+
+    sums = data_path("extra/MD5SUMS").read_text().split()
+    assert sums[1::2] == ["bikeshare.csv", "penguins.csv"]
+    for digest, name in zip(sums[0::2], sums[1::2]):
+        raw = gzip.decompress(data_path(f"extra/{name}.gz").read_bytes())
+        assert hashlib.md5(raw).hexdigest() == digest
+
+
+def test_bikeshare():
+    from treelib.datasets import MONTHS, WEATHER, load_bikeshare
+
+    data = load_bikeshare()
+    X, y = data.data, data.target
+    assert X.shape == (8645, 12) and len(y) == 8645 and y.name == "bikers"
+    assert data.feature_names == list(X.columns) and data.target_names == ["bikers"]
+    # the two counts that add up to the target are left out
+    assert not {"casual", "registered"} & set(data.frame.columns)
+    assert list(data.frame.columns) == list(X.columns) + ["bikers"]
+    # counts of rentals, 1 .. 651, every hour of the day
+    assert y.dtype.kind == "i" and (y.min(), y.max()) == (1, 651)
+    assert sorted(X["hr"].unique()) == list(range(24))
+    # months and weather as pandas categories, in their natural order, none missing
+    assert X["mnth"].cat.categories.tolist() == MONTHS and len(MONTHS) == 12
+    assert X["weathersit"].cat.categories.tolist() == WEATHER and len(WEATHER) == 4
+    assert not data.frame.isna().any().any()
+    assert set(X["mnth"]) == set(MONTHS)                   # 2011: every month present
+    X2, y2 = load_bikeshare(return_X_y=True)
+    pd.testing.assert_frame_equal(X2, X)
+    pd.testing.assert_series_equal(y2, y)
+
+
+def test_penguins():
+    from treelib.datasets import load_penguins
+
+    data = load_penguins()
+    X, y = data.data, data.target
+    assert X.shape == (344, 7) and y.name == "species"
+    assert y.value_counts().to_dict() == {"Adelie": 152, "Gentoo": 124, "Chinstrap": 68}
+    assert X["island"].cat.categories.tolist() == ["Biscoe", "Dream", "Torgersen"]
+    assert X["sex"].dtype == "category"
+    # genuine missing values: sex for 11 birds, the four measurements for 2 (the same 2)
+    missing = X.isna().sum().to_dict()
+    assert missing == {"island": 0, "bill_length_mm": 2, "bill_depth_mm": 2,
+                       "flipper_length_mm": 2, "body_mass_g": 2, "sex": 11, "year": 0}
+    measured = ["bill_length_mm", "bill_depth_mm", "flipper_length_mm", "body_mass_g"]
+    assert (X[measured].isna().sum(axis=1) % 4 == 0).all()
+    assert X["sex"].isna().sum() == 11 and y.isna().sum() == 0
+
+
+@pytest.mark.parametrize("fraction", [0.0, 0.1, 0.25, 1.0])
+@pytest.mark.parametrize("mechanism", ["completely_at_random", "not_at_random"])
+def test_mask_values_hides_a_fraction_of_one_feature(fraction, mechanism):
+    from treelib.datasets import mask_values
+
+    X = np.arange(60.0).reshape(20, 3)[np.random.default_rng(0).permutation(20)]
+    masked = mask_values(X, fraction, feature=1, mechanism=mechanism, seed=3)
+    hidden = np.isnan(masked[:, 1])
+    assert hidden.sum() == round(fraction * 20)
+    np.testing.assert_array_equal(masked[~hidden], X[~hidden])      # nothing else moves
+    np.testing.assert_array_equal(np.delete(masked, 1, axis=1), np.delete(X, 1, axis=1))
+    assert not np.isnan(X).any()                                   # a copy
+
+
+def test_mask_values_mechanisms():
+    from treelib.datasets import mask_values
+
+    x = np.random.default_rng(1).permutation(np.arange(1000.0))[:, None]
+    mnar = np.isnan(mask_values(x, 0.2, mechanism="not_at_random")[:, 0])
+    # not at random: exactly the 200 largest values are hidden
+    assert x[mnar, 0].min() == 800.0 and x[~mnar, 0].max() == 799.0
+    # completely at random: seeded, another seed hides other values; the hidden values
+    # look like all of them (mean 499.5, a standard error of 20 for 200 draws)
+    a = np.isnan(mask_values(x, 0.2, seed=0)[:, 0])
+    assert np.array_equal(a, np.isnan(mask_values(x, 0.2, seed=0)[:, 0]))
+    assert not np.array_equal(a, np.isnan(mask_values(x, 0.2, seed=1)[:, 0]))
+    assert abs(x[a, 0].mean() - 499.5) < 5 * 20
+    with pytest.raises(ValueError, match="mechanism must be 'completely_at_random' or "
+                                         "'not_at_random'; got 'at_random'"):
+        mask_values(x, 0.2, mechanism="at_random")

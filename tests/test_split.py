@@ -13,7 +13,7 @@ from hypothesis.extra import numpy as hnp
 
 import treelib
 from tests.reference import brute_force_split, identity_bound, naive_bound, tie_rule
-from treelib.split import Split, best_cut, midpoint
+from treelib.split import MISSING_BIN, Split, best_cut, midpoint
 
 # --- goes_left ---------------------------------------------------------------------------
 
@@ -35,6 +35,24 @@ def test_goes_left_of_a_histogram_split_tests_the_bin_codes():
     assert split.goes_left(codes).sum() == split.n_left
     no_bin = Split(feature=1, threshold=2.0, gain=1.0, n_left=3, n_right=2)
     assert no_bin.goes_left(codes.astype(float)).tolist() == [False, False, True, True, True]
+
+
+@pytest.mark.parametrize("missing_go_to_left", [False, True])
+def test_a_missing_value_goes_where_the_split_says(missing_go_to_left):
+    X = np.array([[0.0], [np.nan], [2.0], [np.inf]])
+    split = Split(feature=0, threshold=1.0, gain=1.0, n_left=1, n_right=3,
+                  missing_go_to_left=missing_go_to_left)
+    assert split.goes_left(X).tolist() == [True, missing_go_to_left, False, False]
+    # +inf as a threshold: every present value left, only the missing ones right
+    only_missing = Split(feature=0, threshold=np.inf, gain=1.0, n_left=3, n_right=1)
+    assert only_missing.goes_left(X).tolist() == [True, False, True, True]
+    codes = np.array([[0], [MISSING_BIN], [2], [254]], dtype=np.uint8)
+    binned = Split(feature=0, threshold=1.5, gain=1.0, n_left=1, n_right=3, bin=1,
+                   missing_go_to_left=missing_go_to_left)
+    assert binned.goes_left(codes).tolist() == [True, missing_go_to_left, False, False]
+    # the last real bin (254) left: only the missing bin (255) right
+    last = Split(feature=0, threshold=np.inf, gain=1.0, n_left=3, n_right=1, bin=254)
+    assert last.goes_left(codes).tolist() == [True, False, True, True]
 
 
 def test_goes_left_matches_the_counts_of_a_found_split():

@@ -25,6 +25,7 @@ __version__ = "0.2.0"
 
 ESTIMATORS = ("DecisionTreeRegressor", "DecisionTreeClassifier",
               "RandomDecisionTreeClassifier", "RandomDecisionTreeRegressor")
+ESTIMATORS += ("HistGradientBoostingRegressor", "HistGradientBoostingClassifier")
 
 __all__ = ["Finder", "Split", "Tree", "best_split", *ESTIMATORS]
 

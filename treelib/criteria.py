@@ -28,7 +28,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from treelib.gains import xlog2x, xlogx
+from treelib.gains import xlog2x
 from treelib.segments import segment_ids, segment_starts
 from treelib.validation import check_array, check_class_labels, check_target_range
 
@@ -173,8 +173,11 @@ def node_statistics(Y_rows, counts, criterion, weights=None):
         totals = np.add.reduceat(stats, starts, axis=0)
         if criterion == "poisson":
             value = totals / size
-            loss = np.add.reduceat(xlogx(Y_rows) * w[:, None], starts, axis=0) - xlogx(totals) \
-                + totals * np.log(size)
+            # sum of w y log(y / mean), term by term as scikit-learn sums it: exactly 0
+            # for a constant node (the form sum y log y - S log(S / W) leaves a residue)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                ratio = np.where(Y_rows > 0, Y_rows / value[segment], 1.0)
+            loss = np.add.reduceat(Y_rows * np.log(ratio) * w[:, None], starts, axis=0)
         else:
             value = np.column_stack([weighted_medians(Y_rows[:, c], w, counts)
                                      for c in range(Y_rows.shape[1])])

@@ -37,6 +37,11 @@ class Collect:
         self.rows = rows
 
 
+@pytest.mark.slow
+@pytest.mark.xfail(run=False, reason="library bug, tests/test_tree.py::"
+                   "test_node_depth_visits_every_node_once: get_depth of this full-depth "
+                   "tree asks for 23 GB (the OOM killer ends the whole test run); run it "
+                   "again once node_depth walks each node once")
 def test_growth_child_reports_time_memory_and_shape():
     out = Collect()
     growth.growth_child("depth_first", "california_full_depth", 1, 0, out)
@@ -122,3 +127,28 @@ def test_run_returns_fits_and_extra_information(name, monkeypatch):
     benchmark = bench.BENCHMARKS[name]
     assert benchmark.module.run.__code__.co_varnames[:4] == ("full", "repeats", "seed",
                                                              "progress")
+
+
+def test_boosting_benchmark_compares_the_peers_line_search_and_goss(monkeypatch):
+    from treelib.bench import boosting
+
+    monkeypatch.setattr(boosting, "ITERATIONS", 3)
+    monkeypatch.setattr(boosting, "CHECKPOINTS", (1, 3))
+    monkeypatch.setattr(boosting, "GOSS_RATES", ((1.0, 0.0), (0.2, 0.1)))
+    monkeypatch.setattr(boosting, "boosting_data", lambda name, seed=0: small_regression())
+    fits, info = boosting.run(datasets=("california",), goss_datasets=("california",))
+    peers = fits[fits.experiment == "peers"]
+    assert list(peers.library) == list(boosting.PEERS) and (peers.seconds > 0).all()
+    steps = fits[(fits.experiment == "line_search")
+                 & (fits.variant == "learning_rate=line_search")]
+    assert list(steps.iterations) == [1, 3] and (steps.mean_step == 1.0).all()
+    np.testing.assert_allclose(sorted(set(fits[fits.experiment == "goss"].sampled)),
+                               [0.3, 1.0])
+    assert "fit time ratio treelib / scikit-learn (california)" in info
+
+
+def small_regression():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(400, 3))
+    y = X[:, 0] + np.sin(X[:, 1])
+    return X[:300], X[300:], y[:300], y[300:], "regression"

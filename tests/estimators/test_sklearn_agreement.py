@@ -18,10 +18,14 @@ from sklearn.datasets import load_breast_cancer, load_diabetes, load_digits, loa
 
 from tests.reference import (
     EPS,
+    assert_same_tree,
     assert_sums_close,
     compare_with_scikit_learn,
+    exact_split_gain,
+    goes_left_of,
     identity_bound,
     sklearn_rounding_bound,
+    sums_tolerance,
 )
 from treelib import best_split
 from treelib.datasets import load_california_housing
@@ -157,8 +161,22 @@ def test_level_wise_trees_equal_scikit_learns(name, max_depth, data):
 def test_entropy_and_gini_trees_equal_scikit_learns(name, criterion, data):
     ours, theirs, X, y = fit_both(name, data, criterion=criterion, max_depth=8)
     compare(ours, theirs, X, y)
-    # the importances are gains divided by their sum
+
+
+FEATURE_IMPORTANCES_BUG = pytest.mark.xfail(
+    strict=True, reason="library bug: Tree.feature_importances counts a CART split's "
+    "missing-value child (its left or right child) twice, see tests/test_tree.py::"
+    "test_feature_importances_of_a_cart_tree_count_each_child_once")
+
+
+@FEATURE_IMPORTANCES_BUG
+@pytest.mark.parametrize("criterion", ["gini", "entropy"])
+def test_feature_importances_sum_to_one(criterion, data):
+    ours, _, X, _ = fit_both("random_classification", data, criterion=criterion,
+                             max_depth=8)
+    # the importances are gains divided by their sum, all of them non-negative
     assert_sums_close(ours.feature_importances_.sum(), 1.0, X.shape[1], 1.0)
+    assert np.all(ours.feature_importances_ >= 0)
 
 
 @pytest.mark.parametrize("params", [
@@ -195,6 +213,7 @@ def test_the_one_tie_at_depth_six_on_california_housing(data):
     assert found <= {(0, 0), (1, 0)} and (1, 0) in found
 
 
+@FEATURE_IMPORTANCES_BUG
 def test_feature_importances_equal_scikit_learns_without_ties(data):
     ours, theirs, X, y = fit_both("california_housing", data, max_depth=5)
     assert compare(ours, theirs, X, y) == (0, 0)
@@ -217,3 +236,288 @@ def test_slow_splitters_agree_on_a_subsample(splitter, data):
     theirs = sklearn.tree.DecisionTreeRegressor(max_depth=6, random_state=0)
     compare(ours, theirs.fit(X[rows], y[rows]), X[rows], y[rows])
 
+
+
+# --- sample weights, missing values, Poisson and absolute error -------------------------------
+
+
+def counts_regression(n=300, seed=5, jitter=True):
+    """Counts (Poisson) driven by two of four features.  With ``jitter``, every count
+    plus a uniform fraction in [0.05, 0.5): positive rates, no two equal, so that no node
+    holds equal targets nor a child only zeros (treelib splits the first and picks the
+    second: test_poisson_trees_of_equal_counts_are_leaves_as_in_scikit_learn, and
+    tests/finders/test_exact.py::test_a_poisson_child_of_zeros_is_refused_whatever_the_
+    rounding)."""
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, 4)).astype(np.float32).astype(np.float64)
+    y = rng.poisson(np.exp(0.6 * X[:, 0] - 0.4 * X[:, 1] + 0.5)).astype(np.float64)
+    return X, y + rng.uniform(0.05, 0.5, size=n) if jitter else y
+
+
+def problem(criterion, n=300):
+    """A training set for ``criterion``: counts for Poisson, classes for Gini and
+    entropy, a smooth target otherwise; X exact in float32."""
+    if criterion == "poisson":
+        return counts_regression(n)
+    X, y = random_classification() if criterion in ("gini", "entropy") else random_regression()
+    return X[:n].astype(np.float32).astype(np.float64), y[:n]
+
+
+def with_missing_values(X, fraction, features, seed):
+    """X with ``fraction`` of the values of ``features`` missing completely at random."""
+    X = X.copy()
+    rng = np.random.default_rng(seed)
+    for j in features:
+        X[rng.random(len(X)) < fraction, j] = np.nan
+    return X
+
+
+def fit_pair(criterion, X, y, sample_weight=None, **params):
+    """treelib's and scikit-learn's trees for ``criterion``, fitted alike."""
+    if criterion in ("gini", "entropy"):
+        ours, theirs = DecisionTreeClassifier, sklearn.tree.DecisionTreeClassifier
+    else:
+        ours, theirs = DecisionTreeRegressor, sklearn.tree.DecisionTreeRegressor
+    ours = ours(criterion=criterion, **params).fit(X, y, sample_weight=sample_weight)
+    theirs = theirs(criterion=criterion, random_state=0, **params).fit(
+        X, y, sample_weight=sample_weight)
+    return ours, theirs
+
+
+def assert_predictions_agree(ours, theirs, X, y, criterion, sample_weight=None):
+    """Where no tie split the samples differently, every prediction agrees: a weighted
+    mean (targets or class shares) of at most n terms, or a median (a target, or the mean
+    of two)."""
+    w = np.ones(len(y)) if sample_weight is None else sample_weight
+    if criterion in ("gini", "entropy"):
+        assert_sums_close(ours.predict_proba(X), theirs.predict_proba(X), len(y),
+                          w.max() / w.min())
+    else:
+        assert_sums_close(ours.predict(X), theirs.predict(X), len(y),
+                          np.abs(y).max() * w.max() / w.min())
+
+
+CRITERIA_BY_KIND = ["squared_error", "poisson", "absolute_error", "gini", "entropy"]
+
+
+#: Depth limits (None: unlimited) that keep the Python running medians quick.
+DEPTH = {"absolute_error": 8}
+
+
+@pytest.mark.parametrize("weights", ["integers", "floats"])
+@pytest.mark.parametrize("criterion", CRITERIA_BY_KIND)
+def test_weighted_trees_equal_scikit_learns(criterion, weights):
+    X, y = problem(criterion)
+    rng = np.random.default_rng(11)
+    w = (rng.integers(1, 5, size=len(y)).astype(np.float64) if weights == "integers"
+         else rng.uniform(0.2, 3.0, size=len(y)))
+    ours, theirs = fit_pair(criterion, X, y, w, max_depth=8)
+    ties, diverging = compare_with_scikit_learn(ours.tree_, theirs, X, y, criterion, w)
+    if diverging == 0:
+        assert_predictions_agree(ours, theirs, X, y, criterion, w)
+
+
+@pytest.mark.parametrize("criterion", ["poisson", "absolute_error"])
+def test_poisson_and_absolute_error_trees_equal_scikit_learns(criterion):
+    X, y = problem(criterion)
+    ours, theirs = fit_pair(criterion, X, y, min_samples_leaf=3,
+                            max_depth=DEPTH.get(criterion))
+    ties, diverging = compare_with_scikit_learn(ours.tree_, theirs, X, y, criterion)
+    assert ours.get_n_leaves() >= 10
+    if diverging == 0:
+        assert_predictions_agree(ours, theirs, X, y, criterion)
+    if criterion == "absolute_error":           # a leaf predicts its median
+        leaf = ours.apply(X)
+        for node in np.unique(leaf)[:20]:
+            assert ours.tree_.value[node, 0] == np.median(y[leaf == node])
+
+
+@pytest.mark.xfail(strict=True, reason="library bug: treelib's Poisson impurity of a node "
+                   "of equal counts is a rounding error above 0 (y = 10, 10: 6.2e-15), so "
+                   "the growers split it; scikit-learn's is 0 and leaves it a leaf")
+def test_poisson_trees_of_equal_counts_are_leaves_as_in_scikit_learn():
+    X, y = counts_regression(jitter=False)
+    w = np.random.default_rng(11).integers(1, 5, size=len(y)).astype(np.float64)
+    ours, theirs = fit_pair("poisson", X, y, w)
+    compare_with_scikit_learn(ours.tree_, theirs, X, y, "poisson", w)
+
+
+def test_zero_weights_are_dropped_rows_as_in_scikit_learn():
+    X, y = problem("squared_error")
+    w = np.where(np.arange(len(y)) % 3 == 0, 0.0, 1.0)
+    ours, theirs = fit_pair("squared_error", X, y, w, max_depth=6)
+    keep = w > 0
+    dropped = DecisionTreeRegressor(max_depth=6).fit(X[keep], y[keep])
+    assert_same_tree(ours.tree_, dropped.tree_)
+    compare_with_scikit_learn(ours.tree_, theirs, X[keep], y[keep], "squared_error",
+                              w[keep])
+
+
+@pytest.mark.parametrize("criterion", ["squared_error", "poisson", "gini", "entropy"])
+def test_trees_with_missing_values_equal_scikit_learns(criterion):
+    # NaN in three of the features (10 % and 40 %), none in the last one
+    X, y = problem(criterion)
+    X = with_missing_values(X, 0.1, [0, 1], seed=1)
+    X = with_missing_values(X, 0.4, [2], seed=2)
+    ours, theirs = fit_pair(criterion, X, y, max_depth=10)
+    ties, diverging = compare_with_scikit_learn(ours.tree_, theirs, X, y, criterion)
+    assert ours.tree_.missing_go_to_left.any() and not ours.tree_.missing_go_to_left.all()
+    if diverging == 0:
+        assert_predictions_agree(ours, theirs, X, y, criterion)
+
+
+@pytest.mark.parametrize("criterion", ["squared_error", "gini"])
+def test_an_unseen_missing_value_goes_to_the_larger_child_as_in_scikit_learn(criterion):
+    # feature 1 (informative) has no NaN in training; at prediction time half its values
+    # are missing (NaN elsewhere follow their learned directions).  Without ties, every
+    # node holds the same test in both trees, so the routes agree.
+    X, y = problem(criterion)
+    X = with_missing_values(X, 0.2, [0, 2, 3], seed=1)
+    ours, theirs = fit_pair(criterion, X, y, max_depth=3)
+    assert compare_with_scikit_learn(ours.tree_, theirs, X, y, criterion) == (0, 0)
+    assert np.sum(ours.tree_.feature == 1) >= 2            # feature 1 is tested
+    unseen = X.copy()
+    unseen[::2, 1] = np.nan
+    assert_predictions_agree(ours, theirs, unseen, y, criterion)
+
+
+def test_weighted_trees_with_missing_values_equal_scikit_learns():
+    X, y = problem("squared_error")
+    X = with_missing_values(X, 0.2, [0, 1, 2, 3], seed=3)
+    w = np.random.default_rng(4).uniform(0.5, 2.0, size=len(y))
+    ours, theirs = fit_pair("squared_error", X, y, w, max_depth=8)
+    ties, diverging = compare_with_scikit_learn(ours.tree_, theirs, X, y, "squared_error", w)
+    if diverging == 0:
+        assert_predictions_agree(ours, theirs, X, y, "squared_error", w)
+
+
+@pytest.mark.xfail(strict=True, reason="library bug: with missing values and "
+                   "min_samples_leaf > 1 the cumsum finder never tries the cuts whose "
+                   "present values left are fewer than min_samples_leaf, missing values "
+                   "left (tests/finders/test_exact.py::"
+                   "test_missing_values_left_count_towards_min_samples_leaf)")
+def test_trees_with_missing_values_and_min_samples_leaf_equal_scikit_learns():
+    # scikit-learn splits {nan, 0} | {1, 1}; treelib finds no split
+    X, y = np.array([[np.nan], [0.0], [1.0], [1.0]]), np.array([0.0, 0.0, 1.0, 1.0])
+    ours, theirs = fit_pair("squared_error", X, y, min_samples_leaf=2)
+    compare_with_scikit_learn(ours.tree_, theirs, X, y, "squared_error")
+
+
+# --- the histogram tree against HistGradientBoosting ------------------------------------------
+
+#: HistGradientBoosting keeps its gradients in float32: each off by up to 2**-24 of itself.
+FLOAT32_EPS = 2.0 ** -24
+
+
+def hgb_rows(nodes, X):
+    """For every node of a HistGradientBoosting predictor, the rows of X that reach it."""
+    rows = [np.zeros(0, dtype=np.intp)] * len(nodes)
+    stack = [(0, np.arange(len(X)))]
+    while stack:
+        k, here = stack.pop()
+        rows[k] = here
+        if nodes["is_leaf"][k]:
+            continue
+        column = X[here, nodes["feature_idx"][k]]
+        left = np.where(np.isnan(column), bool(nodes["missing_go_to_left"][k]),
+                        column <= nodes["num_threshold"][k])
+        stack += [(nodes["left"][k], here[left]), (nodes["right"][k], here[~left])]
+    return rows
+
+
+def hgb_gain_error(g, goes_left):
+    """How far HistGradientBoosting can misjudge a gain ``sum_x G_x**2 / H_x`` (x: left,
+    right, node): each G_x off by ``(2**-24 + n EPS) sum |g|`` (float32 gradients, float64
+    sums), times the slope ``2 |G_x / H_x|``, plus a few roundings of the terms."""
+    n, error = len(g), 0.0
+    for part in (goes_left, ~goes_left, np.ones(len(g), dtype=bool)):
+        G, H = g[part].sum(), part.sum()
+        error += 2 * abs(G / H) * (FLOAT32_EPS + n * EPS) * np.abs(g[part]).sum()
+        error += 4 * EPS * G * G / H
+    return 2 * error
+
+
+def compare_with_hist_gradient_boosting(ours, model, X, y):
+    """Walk treelib's histogram tree and the one tree of a HistGradientBoostingRegressor
+    (squared error, one iteration, learning rate 1, no L2) in parallel, as
+    ``compare_with_scikit_learn``: the same tests, counts and leaf values (the baseline
+    plus the leaf's value), ties explained by both rounding errors.  Missing values go the
+    same way where a node holds some (elsewhere HistGradientBoosting sends them right if
+    the feature had any in training, treelib to the larger child).  Returns ``(ties,
+    diverging)``."""
+    nodes = model._predictors[0][0].nodes
+    baseline = float(np.ravel(model._baseline_prediction)[0])
+    rows_of = hgb_rows(nodes, X)
+    g = baseline - y                                 # the gradients of half squared error
+    ties = diverging = 0
+    stack = [(0, 0)]
+    while stack:
+        i, k = stack.pop()
+        rows = rows_of[k]
+        assert ours.n_node_samples[i] == nodes["count"][k] == len(rows), f"node {i}"
+        if nodes["is_leaf"][k] or ours.is_leaf[i]:
+            assert nodes["is_leaf"][k] and ours.is_leaf[i], f"node {i}"
+            # a mean of n targets (ours); -G/H of float32 gradients plus the baseline
+            tolerance = (4 * sums_tolerance(len(rows), np.abs(y).max())
+                         + (FLOAT32_EPS + len(rows) * EPS) * 2 * np.abs(g[rows]).max()
+                         + 4 * EPS * abs(baseline))
+            np.testing.assert_allclose(ours.value[i, 0], baseline + nodes["value"][k],
+                                       rtol=0, atol=tolerance, err_msg=f"node {i}")
+            continue
+        ours_left = goes_left_of(X, rows, ours.feature[i], ours.threshold[i],
+                                 ours.missing_go_to_left[i])
+        their_left = goes_left_of(X, rows, nodes["feature_idx"][k], nodes["num_threshold"][k],
+                                  nodes["missing_go_to_left"][k])
+        pairs = [(ours.children_left[i], nodes["left"][k]),
+                 (ours.children_right[i], nodes["right"][k])]
+        has_missing = np.isnan(X[rows, ours.feature[i]]).any()
+        if ((ours.feature[i], ours.threshold[i])
+                != (nodes["feature_idx"][k], nodes["num_threshold"][k])
+                or (has_missing and ours.missing_go_to_left[i]
+                    != bool(nodes["missing_go_to_left"][k]))):
+            gap = abs(float(exact_split_gain(y[rows], ours_left, "squared_error")
+                            - exact_split_gain(y[rows], their_left, "squared_error")))
+            allowed = (identity_bound(y[rows], ours_left, "squared_error")
+                       + identity_bound(y[rows], their_left, "squared_error")
+                       + hgb_gain_error(g[rows], their_left))
+            assert gap <= allowed, f"node {i}: gains differ by {gap}, beyond rounding"
+            ties += 1
+            if np.array_equal(ours_left, ~their_left):             # swapped children
+                pairs = [(pairs[0][0], pairs[1][1]), (pairs[1][0], pairs[0][1])]
+            elif not np.array_equal(ours_left, their_left):
+                diverging += 1
+                continue
+        stack += pairs
+    return ties, diverging
+
+
+def binned_problem_with_missing_values(n=400, seed=6):
+    """Integer features (one bin per value: the histogram split is exact), NaN in two of
+    three, a continuous target."""
+    rng = np.random.default_rng(seed)
+    X = rng.integers(0, 30, size=(n, 3)).astype(np.float64)
+    y = np.sin(X[:, 0] / 5) + X[:, 1] / 10 + X[:, 2] / 20 + rng.normal(scale=0.2, size=n)
+    X[rng.random(n) < 0.15, 0] = np.nan
+    X[rng.random(n) < 0.3, 1] = np.nan
+    return X, y
+
+
+@pytest.mark.parametrize("max_depth", [3, None])
+def test_histogram_tree_equals_hist_gradient_boostings_tree(max_depth):
+    from sklearn.ensemble import HistGradientBoostingRegressor
+
+    X, y = binned_problem_with_missing_values()
+    ours = DecisionTreeRegressor(splitter="hist", max_depth=max_depth).fit(X, y)
+    model = HistGradientBoostingRegressor(
+        max_iter=1, learning_rate=1.0, l2_regularization=0.0, min_samples_leaf=1,
+        early_stopping=False, max_leaf_nodes=None, max_depth=max_depth).fit(X, y)
+    ties, diverging = compare_with_hist_gradient_boosting(ours.tree_, model, X, y)
+    assert ours.tree_.missing_go_to_left.any()
+    if max_depth == 3:
+        assert (ties, diverging) == (0, 0)
+    if diverging == 0:
+        # each prediction a leaf's mean: ours summed in float64, theirs from float32
+        # gradients (2**-24 of the largest |y - baseline|)
+        np.testing.assert_allclose(ours.predict(X), model.predict(X), rtol=0,
+                                   atol=4 * sums_tolerance(len(y), np.abs(y).max())
+                                   + 4 * FLOAT32_EPS * 2 * np.abs(y).max())

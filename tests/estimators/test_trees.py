@@ -240,12 +240,13 @@ def test_level_wise_growth_needs_cumsum_or_hist(splitter):
 
 
 @pytest.mark.parametrize("params, message", [
-    ({"splitter": "hist", "max_bins": 300}, "max_bins must be an integer from 2 to 256"),
+    ({"splitter": "hist", "max_bins": 256}, "max_bins must be an integer from 2 to 255"),
     ({"splitter": "histogram"}, "unknown splitter 'histogram'"),
     ({"builder": "level"}, r"unknown builder 'level'; choose one of \['recursive', "
                            "'depth_first', 'best_first', 'level_wise'\\]"),
     ({"builder": "level_wise", "max_features": 1}, "needs max_features=None"),
-    ({"criterion": "gini"}, "criterion must be one of \\['squared_error'\\]"),
+    ({"criterion": "gini"}, "criterion must be one of \\['squared_error', 'poisson', "
+                            "'absolute_error'\\]; got 'gini'"),
     ({"max_leaf_nodes": 1}, "max_leaf_nodes must be an integer >= 2"),
 ])
 def test_bad_parameters_are_named(params, message):
@@ -253,6 +254,52 @@ def test_bad_parameters_are_named(params, message):
         DecisionTreeRegressor(**params).fit(SMALL_X, SMALL_Y)
 
 
-def test_histograms_refuse_missing_values():
-    with pytest.raises(ValueError, match="Input X contains NaN"):
-        DecisionTreeRegressor(splitter="hist").fit(np.array([[np.nan], [1.0]]), [1.0, 2.0])
+def test_histograms_take_missing_values_but_not_level_by_level():
+    X, y = np.array([[np.nan], [1.0], [2.0]]), [5.0, 1.0, 2.0]
+    tree = DecisionTreeRegressor(splitter="hist", max_depth=1).fit(X, y).tree_
+    # the best split sends the missing value alone to one side: every present value left
+    assert tree.threshold[0] == np.inf and not tree.missing_go_to_left[0]
+    assert tree.n_node_samples.tolist() == [3, 2, 1]
+    with pytest.raises(ValueError, match="level-wise growth does not handle missing values"):
+        DecisionTreeRegressor(splitter="hist", builder="level_wise").fit(X, y)
+
+
+# --- criteria and sample weights at the estimators' boundary ------------------------------
+
+
+def test_poisson_targets_are_checked():
+    X = np.arange(4.0)[:, None]
+    with pytest.raises(ValueError, match=r"Some value\(s\) of y are negative, which is not "
+                                         "allowed for Poisson regression"):
+        DecisionTreeRegressor(criterion="poisson").fit(X, [1.0, -1.0, 2.0, 0.0])
+    with pytest.raises(ValueError, match="The sum of y is not positive"):
+        DecisionTreeRegressor(criterion="poisson").fit(X, np.zeros(4))
+    # a child without counts is no candidate: x <= 1.5 is not, x <= 2.5 is the one cut
+    model = DecisionTreeRegressor(criterion="poisson", max_depth=1).fit(X, [0.0, 0.0, 3.0, 5.0])
+    np.testing.assert_array_equal(model.predict(X), [1.0, 1.0, 1.0, 5.0])   # exact means
+
+
+def test_absolute_error_leaves_predict_medians_and_need_a_per_node_builder():
+    X = np.arange(6.0)[:, None]
+    y = np.array([0.0, 1.0, 10.0, 100.0, 101.0, 1000.0])
+    model = DecisionTreeRegressor(criterion="absolute_error", max_depth=1).fit(X, y)
+    # the root's median is 55 (the mean of 10 and 100); a leaf's median is a target
+    assert model.tree_.value[0, 0] == 55.0
+    assert set(model.tree_.value[1:, 0]) <= set(y)
+    with pytest.raises(ValueError, match="criterion='absolute_error' needs a per-node grower"):
+        DecisionTreeRegressor(criterion="absolute_error", builder="level_wise").fit(X, y)
+
+
+@pytest.mark.parametrize("splitter", ["cumsum", "hist"])
+def test_zero_weights_drop_their_rows_before_binning(splitter):
+    # the value 2.5 is held by zero-weight rows only: it must not place a bin threshold
+    X = np.array([[0.0], [1.0], [2.5], [2.5], [4.0], [5.0]])
+    y = np.array([0.0, 0.0, 7.0, 7.0, 3.0, 3.0])
+    w = np.array([1.0, 2.0, 0.0, 0.0, 1.0, 3.0])
+    keep = w > 0
+    weighted = DecisionTreeRegressor(splitter=splitter).fit(X, y, sample_weight=w)
+    dropped = DecisionTreeRegressor(splitter=splitter).fit(X[keep], y[keep], w[keep])
+    assert_same_tree(weighted.tree_, dropped.tree_)
+    assert weighted.tree_.threshold[0] == 2.5                     # between 1 and 4
+    if splitter == "hist":
+        np.testing.assert_array_equal(weighted.bin_thresholds_[0], [0.5, 2.5, 4.5])

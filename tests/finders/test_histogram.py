@@ -10,12 +10,20 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from tests.reference import assert_sums_close, exact_gain, identity_bound, sums_tolerance, tie_rule
+from tests.reference import (
+    assert_sums_close,
+    exact_gain,
+    exact_split_gain,
+    identity_bound,
+    sums_tolerance,
+    tie_rule,
+)
 from treelib import best_split
 from treelib.binning import bin_features
 from treelib.criteria import node_statistics, target_statistics
 from treelib.datasets import load_california_housing
 from treelib.finders.histogram import histogram_gains, histogram_split, node_histograms
+from treelib.split import MISSING_BIN
 
 CRITERIA = ["squared_error", "gini", "entropy"]
 
@@ -68,9 +76,11 @@ def brute_force_bins(codes, y, n_bins, criterion, min_samples_leaf):
 def test_histograms_count_and_sum_every_bin(node):
     codes, y, n_bins, criterion, _ = node
     stats = node_statistics(target_statistics(y, criterion), [len(y)], criterion)[2]
-    sums, counts = node_histograms(codes, stats, n_bins)
+    sums, counts, bin_weights = node_histograms(codes, stats, n_bins)
     assert sums.shape == (codes.shape[1], n_bins, stats.shape[1])
-    assert counts.shape == (codes.shape[1], n_bins)
+    assert counts.shape == bin_weights.shape == (codes.shape[1], n_bins)
+    # without sample weights a bin weighs its count, as a float
+    assert bin_weights.dtype == np.float64 and np.array_equal(bin_weights, counts)
     for j in range(codes.shape[1]):
         for b in range(n_bins):
             rows = codes[:, j] == b
@@ -84,9 +94,9 @@ def test_histograms_count_and_sum_every_bin(node):
 @given(node=coded_nodes())
 def test_every_cut_after_a_bin_is_scored_within_its_rounding_bound(node):
     codes, y, n_bins, criterion, min_samples_leaf = node
-    _, _, stats, totals, abs_totals = node_statistics(target_statistics(y, criterion),
-                                                      [len(y)], criterion)
-    sums, counts = node_histograms(codes, stats, n_bins)
+    _, _, stats, totals, abs_totals, _, _ = node_statistics(target_statistics(y, criterion),
+                                                            [len(y)], criterion)
+    sums, counts, _ = node_histograms(codes, stats, n_bins)
     gains, bounds = histogram_gains(sums, counts, totals[0], criterion, min_samples_leaf,
                                     None if abs_totals is None else abs_totals[0])
     assert gains.shape == bounds.shape == (codes.shape[1], n_bins - 1)   # feature-major
@@ -125,8 +135,8 @@ def test_histogram_split_is_the_brute_force_one(node):
 def test_histogram_gains_marks_only_cuts_after_a_populated_bin():
     codes = np.array([[0], [0], [3], [3], [5]], dtype=np.uint8)
     y = np.array([1.0, 2.0, 3.0, 4.0, 10.0])
-    _, _, stats, totals, abs_totals = node_statistics(y, [5], "squared_error")
-    sums, counts = node_histograms(codes, stats, 6)
+    _, _, stats, totals, abs_totals, _, _ = node_statistics(y, [5], "squared_error")
+    sums, counts, _ = node_histograms(codes, stats, 6)
     gains, bounds = histogram_gains(sums, counts, totals[0], "squared_error", 1,
                                     abs_totals[0])
     assert np.isfinite(gains[0]).tolist() == [True, False, False, True, False]
@@ -140,7 +150,7 @@ def test_histogram_gains_of_several_nodes_at_once():
     rng = np.random.default_rng(0)
     codes = rng.integers(0, 5, size=(40, 3)).astype(np.uint8)
     y = rng.normal(size=40) + np.repeat([0.0, 1e6], 20)
-    _, _, stats, totals, abs_totals = node_statistics(y, [20, 20], "squared_error")
+    _, _, stats, totals, abs_totals, _, _ = node_statistics(y, [20, 20], "squared_error")
     alone = [node_histograms(codes[s], stats[s], 5) for s in (slice(0, 20), slice(20, 40))]
     sums = np.stack([a[0] for a in alone])
     counts = np.stack([a[1] for a in alone])
@@ -209,3 +219,106 @@ def test_no_split_on_constant_codes_or_too_few_samples():
     assert histogram_split(codes, np.arange(5.0)[:, None], 4) is None
     codes = np.arange(3, dtype=np.uint8)[:, None]
     assert histogram_split(codes, np.arange(3.0)[:, None], 3, min_samples_leaf=2) is None
+
+
+# --- sample weights, Poisson and missing values ----------------------------------------------
+
+
+@st.composite
+def coded_nodes_with_missing(draw, max_n=16, max_features=3, max_bins=6):
+    """Bin codes with a pattern of missing values (``MISSING_BIN``) per feature: none,
+    some, all, or some in a constant feature; targets with ties for every criterion that
+    sums statistics, and positive weights (or None)."""
+    n = draw(st.integers(2, max_n))
+    f = draw(st.integers(1, max_features))
+    n_bins = draw(st.integers(1, max_bins))
+    codes = draw(hnp.arrays(np.uint8, (n, f), elements=st.integers(0, n_bins - 1)))
+    for j in range(f):
+        pattern = draw(st.sampled_from(["none", "some", "some", "all", "constant"]))
+        if pattern == "constant":
+            codes[:, j] = codes[0, j]
+        if pattern != "none":
+            mask = draw(hnp.arrays(np.bool_, n)) if pattern != "all" else np.ones(n, bool)
+            codes[mask, j] = MISSING_BIN
+    criterion = draw(st.sampled_from(["squared_error", "poisson", "gini", "entropy"]))
+    if criterion in ("gini", "entropy"):
+        y = draw(hnp.arrays(np.int64, n, elements=st.integers(0, 2)))
+    else:
+        low = 0 if criterion == "poisson" else -4
+        y = draw(hnp.arrays(np.float64, n, elements=st.integers(low, 4).map(float)))
+        if criterion == "poisson" and y.sum() == 0:
+            y[0] = 1.0
+    # entropy: no weight below 1 (negative rounding bounds, see tests/test_gains.py::
+    # test_rounding_bounds_are_never_negative)
+    pool = [1.0, 2.0, 3.0] if criterion == "entropy" else [0.5, 1.0, 2.0, 3.0]
+    weights = draw(st.none() | hnp.arrays(np.float64, n, elements=st.sampled_from(pool)))
+    return codes, y, n_bins, criterion, weights, draw(st.integers(1, 3))
+
+
+def brute_force_bins_with_missing(codes, y, criterion, min_samples_leaf, weights):
+    """Every cut after a populated bin, with the missing values right (the cut after the
+    last populated bin sends only them right), then with them left (some present value
+    staying right); each child keeps ``min_samples_leaf`` samples, a Poisson child some
+    counts; scored by ``exact_split_gain``, treelib's tie rule.  Returns ``(feature,
+    bin, missing_go_to_left, n_left, gain)`` or None."""
+    w = np.ones(len(y)) if weights is None else weights
+    candidates = []
+    for j in range(codes.shape[1]):
+        missing = codes[:, j] == MISSING_BIN
+        cuts = [(b, False) for b in range(MISSING_BIN)] + [(b, True) for b in range(
+            MISSING_BIN)] * bool(missing.any())
+        for b, missing_left in cuts:
+            goes_left = (codes[:, j] <= b) | (missing & missing_left)
+            if (not (codes[:, j] == b).any() or (~goes_left).sum() == 0
+                    or min(goes_left.sum(), (~goes_left).sum()) < min_samples_leaf):
+                continue
+            if criterion == "poisson" and min(np.sum((w * y)[goes_left]),
+                                              np.sum((w * y)[~goes_left])) <= 0:
+                continue
+            n_left = int(goes_left.sum())
+            direction = missing_left if missing.any() else n_left > len(y) - n_left
+            candidates.append(((j, b, direction, n_left),
+                               exact_split_gain(y, goes_left, criterion, weights),
+                               identity_bound(y, goes_left, criterion, weights)))
+    chosen = tie_rule(candidates)
+    if chosen is None:
+        return None
+    (feature, b, direction, n_left), gain, _ = candidates[chosen]
+    return feature, b, direction, n_left, gain
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(node=coded_nodes_with_missing())
+def test_histogram_split_with_missing_values_and_weights_is_the_brute_force_one(node):
+    codes, y, n_bins, criterion, weights, min_samples_leaf = node
+    has_missing = (codes == MISSING_BIN).any()
+    width = MISSING_BIN + 1 if has_missing else n_bins     # the missing bin is the last
+    split = histogram_split(codes, target_statistics(y, criterion), width, criterion,
+                            min_samples_leaf, weights=weights)
+    expected = brute_force_bins_with_missing(codes, y, criterion, min_samples_leaf, weights)
+    if expected is None:
+        assert split is None
+        return
+    feature, b, direction, n_left, gain = expected
+    assert (split.feature, split.bin, split.missing_go_to_left, split.n_left) == (
+        feature, b, direction, n_left)
+    goes_left = split.goes_left(codes)
+    assert goes_left.sum() == n_left and split.n_right == len(y) - n_left
+    tolerance = identity_bound(y, goes_left, criterion, weights)
+    if criterion in ("entropy", "poisson"):      # the reference's logarithms: 60 digits
+        tolerance *= 2
+    assert abs(Fraction(split.gain) - max(gain, 0)) <= Fraction(tolerance)
+
+
+def test_histograms_of_weighted_samples():
+    codes = np.array([[0, 1], [1, 1], [1, MISSING_BIN], [0, 0]], dtype=np.uint8)
+    stats = np.array([[1.0], [2.0], [3.0], [4.0]])
+    weights = np.array([0.5, 2.0, 1.0, 3.0])
+    sums, counts, bin_weights = node_histograms(codes, stats, MISSING_BIN + 1, weights)
+    assert counts[0, :2].tolist() == [2, 2] and counts[1, [0, 1, MISSING_BIN]].tolist() == [
+        1, 2, 1]
+    # small binary fractions: sums exact
+    assert bin_weights[0, :2].tolist() == [3.5, 3.0]
+    assert bin_weights[1, [0, 1, MISSING_BIN]].tolist() == [3.0, 2.5, 1.0]
+    assert sums[1, [0, 1, MISSING_BIN], 0].tolist() == [4.0, 3.0, 3.0]
+    assert bin_weights.sum() == 2 * weights.sum() and counts.sum() == 8

@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from tests.reference import assert_same_tree
+from tests.reference import assert_same_tree, node_depths
 from treelib.counters import GrowthCounter
 from treelib.criteria import target_statistics
 from treelib.estimators import DecisionTreeClassifier, DecisionTreeRegressor
@@ -81,7 +81,12 @@ def test_node_ids_are_in_pre_order():
     np.testing.assert_array_equal(stack.children_right[internal],
                                   internal + 1 + subtree_size[stack.children_left[internal]])
     assert subtree_size[0] == stack.node_count
-    assert np.all(stack.children_missing == TREE_LEAF)       # CART trees: two children
+    # CART trees: two children, missing values (none in training) follow the larger one
+    n = stack.n_node_samples
+    larger = np.where(n[stack.children_left[internal]] > n[stack.children_right[internal]],
+                      stack.children_left[internal], stack.children_right[internal])
+    np.testing.assert_array_equal(stack.children_missing[internal], larger)
+    assert np.all(stack.children_missing[stack.is_leaf] == TREE_LEAF)
 
 
 def test_counter_records_one_search_per_node_split_or_not():
@@ -112,7 +117,7 @@ def test_recursion_and_stack_agree_on_a_deep_chain():
     y = 2.0 ** np.arange(200) / 2.0**199
     finder, rules = Finder("cumsum", "squared_error"), StoppingRules()
     tree = grow("depth_first", X, y[:, None], finder, rules)
-    assert tree.max_depth > 100
+    assert node_depths(tree).max() > 100       # not tree.max_depth: see node_depths
     assert_same_tree(grow("recursive", X, y[:, None], finder, rules), tree)
 
 
@@ -142,7 +147,7 @@ def test_recursive_builder_refuses_a_chain_deeper_than_it_can_grow(estimator):
                                          rf"{sys.getrecursionlimit()}.*builder='depth_first'"):
         estimator(builder="recursive").fit(X, y)
     tree = estimator(builder="depth_first").fit(X, y).tree_
-    assert tree.max_depth == n - 1 and tree.node_count == 2 * n - 1
+    assert node_depths(tree).max() == n - 1 and tree.node_count == 2 * n - 1
     assert tree.n_leaves == n and np.all(tree.n_node_samples[tree.is_leaf] == 1)
 
 
@@ -157,5 +162,5 @@ def test_grow_recursive_refuses_a_deep_chain_and_grows_a_shallower_one():
     # at the limit itself: fine, and the same tree as with a stack
     rules = StoppingRules(max_depth=recursion_depth_limit())
     recursive = grow("recursive", X, Y, finder, rules)
-    assert recursive.max_depth == recursion_depth_limit()
+    assert node_depths(recursive).max() == recursion_depth_limit()
     assert_same_tree(recursive, grow("depth_first", X, Y, finder, rules))

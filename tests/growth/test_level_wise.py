@@ -167,7 +167,9 @@ def subtree(tree, root):
     while stack:
         node = stack.pop()
         order.append(node)
-        stack += [c for c in tree.children[node][::-1] if c != TREE_LEAF]
+        # each child once (a CART split's missing-value child is its left or right one)
+        stack += [c for c in list(dict.fromkeys(tree.children[node].tolist()))[::-1]
+                  if c != TREE_LEAF]
     new_id = np.full(tree.node_count, TREE_LEAF)
     new_id[order] = np.arange(len(order))
 
@@ -179,7 +181,9 @@ def subtree(tree, root):
                 children_missing=children(tree.children_missing),
                 feature=tree.feature[order], threshold=tree.threshold[order],
                 value=tree.value[order], impurity=tree.impurity[order],
-                n_node_samples=tree.n_node_samples[order])
+                n_node_samples=tree.n_node_samples[order],
+                weighted_n_node_samples=tree.weighted_n_node_samples[order],
+                categorical=tree.categorical[order], category_bits=tree.category_bits[order])
 
 
 @pytest.mark.parametrize("builder", ["level_wise", "depth_first"])
@@ -337,3 +341,32 @@ def test_level_wise_trees_equal_scikit_learns(real_data, name, max_depth):
         assert ties == 0
     if name == "california_housing" or max_depth < 8:
         assert diverging == 0
+
+
+# --- what level-wise growth refuses ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("splitter", ["cumsum", "hist"])
+def test_level_wise_growth_refuses_missing_values(splitter):
+    X = np.array([[0.0], [np.nan], [2.0], [3.0]])
+    finder = Finder(splitter, "squared_error")
+    with pytest.raises(ValueError, match=r"level-wise growth does not handle missing values "
+                                         r"\(NaN\); grow the tree with builder="
+                                         r"'depth_first' or 'best_first'"):
+        grow("level_wise", finder.prepare(X), np.arange(4.0)[:, None], finder,
+             StoppingRules())
+    # the per-node growers take them
+    tree = grow("depth_first", finder.prepare(X), np.arange(4.0)[:, None], finder,
+                StoppingRules())
+    assert tree.n_leaves == 4
+
+
+def test_level_wise_growth_refuses_absolute_error_and_categories():
+    from treelib.finders.categorical import Categories
+
+    X, Y = np.arange(4.0)[:, None], np.arange(4.0)[:, None]
+    with pytest.raises(ValueError, match="criterion='absolute_error' needs a per-node grower"):
+        grow("level_wise", X, Y, Finder("cumsum", "absolute_error"), StoppingRules())
+    finder = Finder("cumsum", "squared_error", categories=Categories(np.array([4])))
+    with pytest.raises(ValueError, match="level-wise growth does not split categorical"):
+        grow("level_wise", X, Y, finder, StoppingRules())

@@ -10,6 +10,10 @@ Command line (``python -m treelib.bench --help``)::
     python -m treelib.bench auc             # seed article 001's AUC table
     python -m treelib.bench methods         # every split method, side by side
     python -m treelib.bench rdt_cost        # random decision trees against O(depth x n)
+    python -m treelib.bench criteria        # absolute error against n, Poisson on bikeshare
+    python -m treelib.bench missing         # missing values: three answers, masked california
+    python -m treelib.bench categorical     # categorical splits against the number of categories
+    python -m treelib.bench boosting        # gradient boosting against its peers
 
 Each writes ``benchmarks/<file>.csv`` (``--output`` to change): one row per fit, after
 ``# key: value`` lines that record the machine it ran on.  Every fit runs with
@@ -20,7 +24,19 @@ algorithms: it imports pandas, scikit-learn and threadpoolctl.
 from dataclasses import dataclass
 from types import ModuleType
 
-from treelib.bench import auc, bins, growth, methods, rdt_cost, subtraction, timing
+from treelib.bench import (
+    auc,
+    bins,
+    boosting,
+    categorical,
+    criteria,
+    growth,
+    methods,
+    missing,
+    rdt_cost,
+    subtraction,
+    timing,
+)
 from treelib.bench.fitting import california_split, r2, resampled_california, time_fit
 from treelib.bench.machine import machine_info
 from treelib.bench.results import (
@@ -63,7 +79,18 @@ BENCHMARKS = {
                          "minutes)", "methods"),
     "rdt_cost": Benchmark(rdt_cost, "training cost of random decision trees against n, "
                           "depth and features", "rdt_cost"),
+    "criteria": Benchmark(criteria, "absolute error: running median against the O(n^2) "
+                          "rescan and scikit-learn; Poisson against squared error on "
+                          "bikeshare (a few minutes)", "criteria"),
+    "missing": Benchmark(missing, "missing values: default direction, own branch and "
+                         "surrogate splits on masked california (about 5 minutes)",
+                         "missing"),
+    "categorical": Benchmark(categorical, "categorical splits of bikeshare against the "
+                             "number of categories (a minute)", "categorical"),
 }
+BENCHMARKS["boosting"] = Benchmark(boosting, "gradient boosting against scikit-learn, "
+                                   "LightGBM and XGBoost; line search; GOSS (minutes)",
+                                   "boosting")
 
 __all__ = ["BENCHMARKS", "Benchmark", "RESULTS_DIR", "california_split", "fit_exponent",
            "load_results", "machine_info", "r2", "read_results", "resampled_california",

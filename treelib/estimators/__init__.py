@@ -1,5 +1,9 @@
 """scikit-learn-compatible estimators (they import scikit-learn; the algorithms do not)."""
 
+from treelib.estimators.boosting import (
+                                         HistGradientBoostingClassifier,
+                                         HistGradientBoostingRegressor,
+)
 from treelib.estimators.random_trees import (
                                              RandomDecisionTreeClassifier,
                                              RandomDecisionTreeRegressor,
@@ -8,3 +12,4 @@ from treelib.estimators.trees import DecisionTreeClassifier, DecisionTreeRegress
 
 __all__ = ["DecisionTreeClassifier", "DecisionTreeRegressor", "RandomDecisionTreeClassifier",
            "RandomDecisionTreeRegressor"]
+__all__ += ["HistGradientBoostingClassifier", "HistGradientBoostingRegressor"]

@@ -57,8 +57,11 @@ def column_values(X, j):
 
 
 def fit_categories(X, mask):
-    """The categories of every categorical column (None for the others): the pandas
-    categories of a ``category`` column, else the sorted distinct present values."""
+    """The categories of every categorical column (None for the others) that occur in
+    ``X``: in the order of the pandas categories for a ``category`` column (one declared
+    in the dtype but absent from the rows is unknown, and goes where missing values go,
+    as in scikit-learn's HistGradientBoosting), else the sorted distinct present
+    values."""
     categories = []
     for j in range(len(mask)):
         if not mask[j]:
@@ -66,7 +69,8 @@ def fit_categories(X, mask):
             continue
         column = column_values(X, j)
         if str(getattr(column, "dtype", "")) == "category":
-            found = np.asarray(column.cat.categories)
+            codes = np.asarray(column.cat.codes)
+            found = np.asarray(column.cat.categories)[np.unique(codes[codes >= 0])]
         else:
             values = np.asarray(column, dtype=np.float64)
             found = np.unique(values[~np.isnan(values)])

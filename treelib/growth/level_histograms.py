@@ -20,10 +20,10 @@ def sibling_samples(level, s):
 
 def feature_histograms(level, codes, stats, features, n_bins, dense, counter):
     """The dense histograms of the nodes ``dense`` (a mask) for a group of features:
-    sums (d, c, B, k) and counts (d, c, B).  Counted with one ``np.bincount`` over
-    (node, feature, bin) keys, or, for a derived node, its parent's minus its sibling's
-    (counted here too), re-centred from the parent's mean to its own.
-    O(c x samples counted + d c B k)."""
+    sums (d, c, B, k) and counts (d, c, B).  Counted feature by feature with one
+    ``np.bincount`` over (node, bin) keys per statistic, or, for a derived node, its
+    parent's minus its sibling's (counted here too), re-centred from the parent's mean to
+    its own.  O(c x samples counted + d c B k)."""
     k, c = stats.shape[1], len(features)
     counted = np.flatnonzero(dense & ~level.derived)
     derived = np.flatnonzero(dense & level.derived)
@@ -43,13 +43,19 @@ def feature_histograms(level, codes, stats, features, n_bins, dense, counter):
     run = np.concatenate([slot_of[segment_ids(level.counts)[in_counted]],
                           np.repeat(len(counted) + np.arange(len(needs_run)),
                                     [len(r) for r in helper_runs]).astype(np.intp)])
-    n_runs, size = len(counted) + len(needs_run), (len(counted) + len(needs_run)) * c * n_bins
-    keys = ((run[:, None] * c + np.arange(c)) * n_bins + codes[samples][:, features]).ravel()
-    counts = np.bincount(keys, minlength=size).reshape(n_runs, c, n_bins)
+    n_runs = len(counted) + len(needs_run)
+    index = np.int32 if n_runs * n_bins < 2**31 else np.intp
+    base = run.astype(index) * n_bins                  # each sample's run, times B
+    sample_stats = [np.take(stats[:, column], samples) for column in range(k)]
+    counts = np.empty((n_runs, c, n_bins), dtype=np.intp)
     sums = np.empty((n_runs, c, n_bins, k))
-    for column in range(k):
-        sums[..., column] = np.bincount(keys, weights=np.repeat(stats[samples, column], c),
-                                        minlength=size).reshape(n_runs, c, n_bins)
+    for i, j in enumerate(features):                   # one feature at a time: no (n, c)
+        keys = base + codes[samples, j]                # temporaries
+        counts[:, i] = np.bincount(keys, minlength=n_runs * n_bins).reshape(n_runs, n_bins)
+        for column in range(k):
+            sums[:, i, :, column] = np.bincount(keys, weights=sample_stats[column],
+                                                minlength=n_runs * n_bins).reshape(n_runs,
+                                                                                  n_bins)
     if counter is not None:
         counter.histogram_pairs += len(samples) * c
     rank = np.cumsum(dense) - 1

@@ -252,7 +252,8 @@ def grow_level(level, codes, Y, weights, stats, finder, rules, depth, tree, n_bi
 
     # 3. The children, left then right for every splitting node, breadth first.
     starts, segment = segment_starts(counts), segment_ids(counts)
-    goes_left = (codes[level.samples, feature[segment]] <= bin_[segment]) | ~splitting[segment]
+    chosen_codes = np.take(codes.ravel(), level.samples * codes.shape[1] + feature[segment])
+    goes_left = (chosen_codes <= bin_[segment]) | ~splitting[segment]
     n_left = np.where(splitting, np.add.reduceat(goes_left.astype(np.intp), starts), counts)
     children, = partition(partition_plan(counts, n_left, splitting, splitting), goes_left,
                           [level.samples])

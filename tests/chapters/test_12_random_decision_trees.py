@@ -1,0 +1,172 @@
+"""Chapter 12 ("Random decision trees"): the chapter's tree walker and its count of the
+features that vary in each node are right, and the chapter's claims hold.
+
+``route`` (tagged "teaching") walks one row down a ``treelib.tree.Tree`` with its missing
+branch and early stop; it must answer as ``Tree.apply`` does.  ``varying_shares`` (tagged
+"helpers") counts, level by level from the non-zeros of 0/1 data, the share of features
+that vary in every node a tree tried to split; it must match a count from each node's own
+rows.  ``toy_data`` (also "helpers") must be chapter 11's.  No test looks at seconds.
+"""
+
+import numpy as np
+import pytest
+from sklearn.metrics import roc_auc_score
+
+from tests.conftest import notebook_cells
+from tests.reference import route_one_by_one, rows_of_nodes
+from treelib import (
+    DecisionTreeClassifier,
+    RandomDecisionTreeClassifier,
+    RandomDecisionTreeRegressor,
+)
+from treelib.bench import california_split, fit_exponent, load_results
+from treelib.criteria import one_hot
+from treelib.datasets import load_libsvm
+from treelib.finders import Finder
+from treelib.growth import StoppingRules, grow
+
+NOTEBOOK = "12_random_decision_trees.ipynb"
+route = notebook_cells(NOTEBOOK)["route"]
+helpers = notebook_cells(NOTEBOOK, tag="helpers")
+toy_data, varying_shares = helpers["toy_data"], helpers["varying_shares"]
+
+
+def random_tree(X, Y, seed, max_depth, min_samples_leaf=4):
+    finder = Finder("random_tree", "gini", min_samples_leaf=min_samples_leaf,
+                    rng=np.random.default_rng(seed))
+    return grow("level_wise", X, Y, finder, StoppingRules(max_depth=max_depth))
+
+
+def test_toy_data_is_chapter_elevens():
+    theirs = notebook_cells("11_random_thresholds.ipynb", tag="helpers")["toy_data"]
+    for seed in (0, 1):
+        for ours, expected in zip(toy_data(300, seed), theirs(300, seed)):
+            np.testing.assert_array_equal(ours, expected)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_route_answers_as_apply(seed):
+    rng = np.random.default_rng(seed)
+    X = rng.integers(0, 4, size=(300, 3)).astype(float)
+    X[rng.random(X.shape) < 0.2] = np.nan
+    y = rng.integers(0, 2, 300)
+    tree = random_tree(X, one_hot(y, 2), seed, max_depth=6, min_samples_leaf=3)
+    X_new = rng.integers(-1, 5, size=(200, 3)).astype(float)
+    X_new[rng.random(X_new.shape) < 0.3] = np.nan
+    answered = tree.apply(X_new)
+    assert [route(tree, x) for x in X_new] == answered.tolist()
+    assert [route_one_by_one(tree, x) for x in X_new] == answered.tolist()
+
+
+def test_varying_shares_counts_each_nodes_own_rows():
+    a1a = load_libsvm("a1a")
+    X = a1a.X_train[:400]
+    tree = random_tree(X, one_hot(a1a.y_train[:400], 2), seed=0, max_depth=123)
+    shares = varying_shares(tree, X)
+    expected = []
+    for rows in rows_of_nodes(tree, X):
+        if len(rows) >= 8:
+            block = X[rows]
+            expected.append((len(rows), (block.max(axis=0) > block.min(axis=0)).mean()))
+    ours = sorted(zip(shares.samples.tolist(), shares["share varying"].tolist()))
+    assert len(ours) == len(expected)
+    np.testing.assert_allclose(np.array(ours), np.array(sorted(expected)), rtol=1e-12)
+
+
+# --- the chapter's claims ---------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def toy():
+    return toy_data(600, seed=0), toy_data(5000, seed=1)
+
+
+def test_labels_do_not_shape_the_tree(toy):
+    (X, y), _ = toy
+    Y = one_hot(y, 2)
+    a = random_tree(X, Y, seed=1, max_depth=10)
+    b = random_tree(X, Y[np.random.default_rng(2).permutation(len(Y))], seed=1, max_depth=10)
+    for name in ("feature", "threshold", "children_left", "children_right",
+                 "children_missing", "n_node_samples"):
+        np.testing.assert_array_equal(getattr(a, name), getattr(b, name))
+    split = ~a.is_leaf
+    assert (a.node_count, a.max_depth, int(split.sum())) == (213, 10, 129)
+    assert int((split & np.isin(a.value[:, 1], [0, 1])).sum()) == 21
+
+
+def test_ensembles_compared_with_ensembles(toy):
+    (X, y), (X_test, y_test) = toy
+    rdt = RandomDecisionTreeClassifier(n_estimators=30, max_depth=10, min_samples_leaf=4,
+                                       random_state=0).fit(X, y)
+    extra = [DecisionTreeClassifier(splitter="random", max_depth=10, min_samples_leaf=4,
+                                    random_state=s).fit(X, y) for s in range(30)]
+    one_rdt = roc_auc_score(y_test, rdt.estimators_[0].predict(X_test)[:, 1])
+    many_rdt = roc_auc_score(y_test, rdt.predict_proba(X_test)[:, 1])
+    extra_proba = [t.predict_proba(X_test)[:, 1] for t in extra]
+    one_extra = roc_auc_score(y_test, extra_proba[0])
+    many_extra = roc_auc_score(y_test, np.mean(extra_proba, axis=0))
+    assert many_rdt > one_rdt + 0.02 and many_extra > one_extra + 0.02
+    assert abs(many_rdt - many_extra) < 0.01
+    default = RandomDecisionTreeClassifier(random_state=0).fit(X, y)
+    assert default.max_depth_ == 2
+    assert roc_auc_score(y_test, default.predict_proba(X_test)[:, 1]) < many_rdt - 0.05
+
+
+@pytest.fixture(scope="module")
+def hidden_incomes():
+    X_train, X_test, y_train, y_test = california_split()
+    rng = np.random.default_rng(0)
+    X_train_nan, X_test_nan = X_train.copy(), X_test.copy()
+    X_train_nan[rng.random(len(X_train)) < 0.2, 0] = np.nan
+    X_test_nan[rng.random(len(X_test)) < 0.2, 0] = np.nan
+    return X_train, X_test, X_train_nan, X_test_nan, y_train, y_test
+
+
+def test_missing_incomes_cost_less_than_dropping_the_feature(hidden_incomes):
+    X_train, X_test, X_train_nan, X_test_nan, y_train, y_test = hidden_incomes
+
+    def score(A, B):
+        model = RandomDecisionTreeRegressor(n_estimators=10, max_depth=12, random_state=0)
+        return model.fit(A, y_train).score(B, y_test)
+
+    assert score(X_train[:, 1:], X_test[:, 1:]) < score(X_train_nan, X_test_nan) \
+        < score(X_train, X_test)
+
+
+def test_the_drawn_tree_and_exercise_one(hidden_incomes):
+    _, X_test, X_train_nan, _, y_train, _ = hidden_incomes
+    Y = y_train[:, None]
+    seed = next(s for s in range(100) if random_tree(X_train_nan, Y, s, 2).feature[0] == 0)
+    small = random_tree(X_train_nan, Y, seed, 2)
+    missing = small.children_missing[0]
+    assert small.n_node_samples[missing] == np.isnan(X_train_nan[:, 0]).sum()
+    # below the root no training value is missing: no missing child, a row stops there
+    assert (small.children_missing[small.children[0]] == -1).all()
+    row = X_test[:1].copy()
+    row[0, 0] = np.nan
+    row[0, small.feature[missing]] = np.nan
+    assert small.apply(row)[0] == missing
+    np.testing.assert_array_equal(small.predict(row)[0], small.value[missing])
+
+
+def test_the_varying_features_of_a9a_nodes():
+    a9a = load_libsvm("a9a")
+    X, Y = a9a.X_train, one_hot(a9a.y_train, 2)
+    nodes = varying_shares(random_tree(X, Y, seed=0, max_depth=123), X)
+    small = nodes[(nodes.samples >= 8) & (nodes.samples < 16)]
+    large = nodes[nodes.samples >= 512]
+    assert len(small) == 4117 and round(small["share varying"].median(), 3) == 0.106
+    assert ((1 - small["share varying"]) ** 8).mean() > 0.4
+    assert ((1 - large["share varying"]) ** 8).mean() < 0.05
+
+
+def test_committed_rdt_cost_routes_as_many_samples_with_more_features():
+    cost, _ = load_results("rdt_cost")
+    assert {"experiment", "n_samples", "n_features", "max_depth", "repeat", "seconds",
+            "depth", "sample_levels"} <= set(cost.columns)
+    features = cost[cost.experiment == "features"].groupby("n_features").sample_levels.median()
+    assert features.index.tolist() == [123, 246, 492, 984]
+    assert 0.9 < features[984] / features[123] < 1.1
+    n_part = cost[cost.experiment == "n"].groupby("n_samples").sample_levels.median()
+    # more rows, more samples routed: at least linearly (the trees also grow deeper)
+    assert fit_exponent(n_part.index, n_part.to_numpy()) >= 1.0

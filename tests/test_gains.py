@@ -1,0 +1,133 @@
+"""What a cut gains (``treelib.gains``) for the criteria that came with sample weights:
+Poisson against the half deviance summed sample by sample (60 digits), the Newton gain of
+gradient boosting against the squared-error gain it generalises and against its own
+formula with L2 regularisation.  Each float gain must lie within its rounding bound
+(``gain_rounding_bound``) of the exact gain: the bound the tie rule relies on."""
+
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+from tests.reference import exact_split_gain
+from treelib.gains import gain_from_sums, gain_rounding_bound, score_cuts
+
+WEIGHTS = st.sampled_from([0.5, 1.0, 1.25, 2.0, 3.0])
+
+
+@st.composite
+def weighted_cuts(draw, targets):
+    """Targets, optional sample weights (or None) and a cut with two non-empty sides."""
+    n = draw(st.integers(2, 25))
+    y = draw(hnp.arrays(np.float64, n, elements=targets))
+    w = draw(st.none() | hnp.arrays(np.float64, n, elements=WEIGHTS))
+    goes_left = draw(hnp.arrays(np.bool_, n))
+    goes_left[0], goes_left[-1] = True, False
+    return y, w, goes_left
+
+
+def sums(stats, w, goes_left):
+    """The left child's sum and weight, the node's, and its sum of |stats| (floats)."""
+    return (np.array([np.sum(stats[goes_left])]), float(np.sum(w[goes_left])),
+            np.array([np.sum(stats)]), float(np.sum(w)), np.array([np.sum(np.abs(stats))]))
+
+
+# --- Poisson ---------------------------------------------------------------------------------
+
+
+@settings(max_examples=150, deadline=None)
+@given(cut=weighted_cuts(st.integers(0, 6).map(float)))
+def test_poisson_gain_is_the_deviance_removed_within_its_bound(cut):
+    y, w, goes_left = cut
+    weights = np.ones(len(y)) if w is None else w
+    if np.sum(y) == 0:
+        y[0] = 1.0                      # Poisson regression needs a positive total
+    sum_left, w_left, total, w_total, abs_total = sums(y * weights, weights, goes_left)
+    gain = gain_from_sums(sum_left, w_left, total, w_total, "poisson")
+    if sum_left[0] == 0 or sum_left[0] == total[0]:
+        # a child without counts would predict 0: never a candidate
+        assert gain == -np.inf
+        assert score_cuts(sum_left, w_left, total, w_total, "poisson", abs_total)[0] == -np.inf
+        return
+    bound = gain_rounding_bound(sum_left, w_left, total, w_total, "poisson", abs_total,
+                                n_terms=len(y))
+    exact = exact_split_gain(y, goes_left, "poisson", w)
+    assert abs(Fraction(float(gain)) - exact) <= Fraction(float(bound))
+    assert exact >= 0               # the deviance is convex: a split never adds to it
+
+
+def test_poisson_gain_by_hand():
+    # y = 0, 2 | 4, 6: S log(S / W) terms 2 log 1 + 10 log 5 - 12 log 3
+    gain = gain_from_sums(np.array([2.0]), 2, np.array([12.0]), 4, "poisson")
+    assert gain == pytest.approx(10 * np.log(5) - 12 * np.log(3), rel=1e-15)
+
+
+# --- Newton ------------------------------------------------------------------------------------
+
+
+@settings(max_examples=150, deadline=None)
+@given(cut=weighted_cuts(st.integers(-100, 100).map(float)),
+       prediction=st.sampled_from([0.0, 0.5, -3.25, 40.0]))
+def test_newton_gain_of_squared_loss_is_the_squared_error_gain(cut, prediction):
+    # squared loss: g = prediction - y (exact here: integers and a few binary fractions),
+    # h = the sample weight, no L2: the gain of the weighted squared error, whatever the
+    # prediction the gradients were taken at
+    y, w, goes_left = cut
+    weights = np.ones(len(y)) if w is None else w
+    g = (prediction - y) * weights
+    G_L, H_L, G, H, abs_G = sums(g, weights, goes_left)
+    gain = gain_from_sums(G_L, H_L, G, H, "newton")
+    bound = gain_rounding_bound(G_L, H_L, G, H, "newton", abs_G, n_terms=len(y))
+    exact = exact_split_gain(y, goes_left, "squared_error", w)
+    assert abs(Fraction(float(gain)) - exact) <= Fraction(float(bound))
+
+
+def exact_newton_gain(g, h, goes_left, l2):
+    """G_L**2 / (H_L + l2) + G_R**2 / (H_R + l2) - G**2 / (H + l2) in fractions."""
+    def term(mask):
+        G = sum(Fraction(float(v)) for v in g[mask])
+        H = sum(Fraction(float(v)) for v in h[mask])
+        return G * G / (H + Fraction(l2))
+    everything = np.ones(len(g), dtype=bool)
+    return term(goes_left) + term(~goes_left) - term(everything)
+
+
+@settings(max_examples=150, deadline=None)
+@given(cut=weighted_cuts(st.floats(-10, 10, allow_subnormal=False).filter(
+           lambda v: v == 0 or abs(v) > 1e-100)),
+       l2=st.sampled_from([0.0, 0.1, 1.0, 10.0]))
+def test_newton_gain_with_l2_is_its_formula(cut, l2):
+    # any gradients g, hessians h (the weights), L2 added to every hessian sum
+    g, h, goes_left = cut
+    h = np.ones(len(g)) if h is None else h
+    G_L, H_L, G, H, abs_G = sums(g, h, goes_left)
+    gain = gain_from_sums(G_L, H_L, G, H, "newton", l2=l2)
+    bound = gain_rounding_bound(G_L, H_L, G, H, "newton", abs_G, n_terms=len(g), l2=l2)
+    exact = exact_newton_gain(g, h, goes_left, l2)
+    assert abs(Fraction(float(gain)) - exact) <= Fraction(float(bound))
+
+
+def test_l2_shrinks_the_newton_gain():
+    # G_L = -3, G_R = 3 over H = 2 + 2: 9/2 + 9/2 - 0 without L2, 9/3 + 9/3 with l2 = 1
+    args = (np.array([-3.0]), 2.0, np.array([0.0]), 4.0, "newton")
+    assert gain_from_sums(*args) == 9.0
+    assert gain_from_sums(*args, l2=1.0) == 6.0
+
+
+@pytest.mark.xfail(strict=True, reason="library bug: gain_rounding_bound sums the entropy "
+                   "terms c log2 c without absolute values, and with sample weights below 1 "
+                   "they are negative: the bound goes negative, a cut is no longer tied "
+                   "with itself, and best_cut returns an arbitrary cut (best_split on a "
+                   "pure node with weights 0.25 and 0.5 splits a constant feature)")
+def test_rounding_bounds_are_never_negative():
+    bound = gain_rounding_bound(np.array([0.5, 0.0]), 0.5, np.array([1.0, 0.0]), 1.0,
+                                "entropy", np.array([1.0, 0.0]))
+    assert bound >= 0
+    from treelib import best_split
+    X = np.array([[2.0, 0.0], [2.0, 1.0], [2.0, 1.0]])
+    split = best_split(X, [1, 1, 1], criterion="entropy",
+                       sample_weight=[0.25, 0.5, 0.5])
+    assert split is None or split.feature == 1            # feature 0 is constant

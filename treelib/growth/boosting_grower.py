@@ -1,0 +1,247 @@
+"""Gradient boosting's trees: best first, on histograms of gradients and hessians.
+
+Each tree of gradient boosting is grown on the bin codes of the features
+(``treelib.binning``) and on two numbers per sample, its gradient g and hessian h
+(``treelib.losses``).  Every node is searched from its histograms of g and h by the
+Newton gain (``treelib.growth.boosting_histograms``), and a leaf predicts the Newton step
+``-G / (H + l2)`` times the learning rate.
+
+Growth follows scikit-learn's HistGradientBoosting (``TreeGrower`` and ``Splitter`` in
+``sklearn/ensemble/_hist_gradient_boosting``) rule for rule:
+
+- best first: the leaf whose best split gains most is split next, up to
+  ``max_leaf_nodes`` leaves; children at ``max_depth`` are leaves, and so is a child of
+  fewer than ``2 min_samples_leaf`` samples;
+- a cut is a candidate when both children keep ``min_samples_leaf`` samples and a sum of
+  hessians of at least ``min_hessian_to_split`` (1e-3), and a node splits only if its best
+  gain is positive.  scikit-learn's root has the value 0 while it is searched, so its
+  gain is measured without the parent's term ``G^2 / (H + l2)``: the root splits whenever
+  a candidate has a child with a nonzero sum of gradients; and a root that does not split
+  predicts 0.  Both are followed here;
+- a leaf's value is ``-G / (H + l2 + 1e-15)`` (scikit-learn's ``compute_node_value``)
+  times the learning rate;
+- missing values (``MISSING_BIN``) are tried on both sides of every cut of a feature that
+  had any in training; a split of a feature without any in training sends them to the
+  larger child (the right one on a tie);
+- categorical features (``treelib.finders.categorical``): the categories present in the
+  node, the missing values one more, sorted by ``G / (H + 10)`` (``Categories(...,
+  smooth=10)``'s order), then scanned like an ordered feature (scikit-learn scans only up
+  to the middle from each end and leaves out categories of fewer than 10 samples: see
+  ``treelib.estimators.boosting``);
+- **histogram subtraction**: of two siblings, the smaller one's histogram is counted, the
+  larger one's is its parent's minus the smaller one's.  A node keeps its samples in
+  increasing order, so every bin adds its gradients in the order scikit-learn adds them,
+  and the root's sums are added as scikit-learn adds them (``sklearn_sum``).
+
+Where scikit-learn keeps the first of two exactly equal gains in its scan order, treelib
+applies its one tie rule (``treelib.split.best_cut``).  The two differ only on ties.
+
+Costs per tree, with n samples, f features and B bins: O(f n) for the root's histogram,
+O(f n_small) for each split's smaller child, O(f B) to subtract and to score a node,
+O(n_node) to split one.
+"""
+
+import dataclasses
+import heapq
+from dataclasses import dataclass
+
+import numpy as np
+
+from treelib.growth.boosting_histograms import NodeSums, best_splits, count_histograms
+from treelib.split import MISSING_BIN
+from treelib.tree import LEFT, RIGHT, TreeRecorder
+
+#: scikit-learn adds this to every leaf's sum of hessians (``compute_node_value``).
+HESSIAN_EPSILON = 1e-15
+
+
+@dataclass(frozen=True)
+class BoostingRules:
+    """scikit-learn's HistGradientBoosting rules for one tree (see the module docstring):
+    ``max_leaf_nodes`` and ``max_depth`` (None: no limit), ``min_samples_leaf``,
+    ``min_hessian_to_split`` and the L2 regularisation ``l2_regularization`` added to every
+    sum of hessians."""
+
+    max_leaf_nodes: int | None = 31
+    max_depth: int | None = None
+    min_samples_leaf: int = 20
+    min_hessian_to_split: float = 1e-3
+    l2_regularization: float = 0.0
+
+
+def grow_boosting_tree(data, g, h=None, rules=BoostingRules(), shrinkage=1.0, samples=None,
+                       counter=None):
+    """Grow one tree of gradient boosting on ``data`` (a ``BinnedData``).
+
+    ``g`` (n,) gradients, ``h`` (n,) hessians (None: all 1, the sums of hessians are then
+    the counts), float32 or float64; ``samples``: the increasing rows to grow on (None:
+    all; GOSS passes a sample); ``counter``: a ``treelib.counters.GrowthCounter``.
+    Returns ``(tree, node_of)``: a ``treelib.tree.Tree`` whose thresholds are **bins**
+    (``on_features`` writes them on the features), each node's value ``-G / (H + l2)``
+    times ``shrinkage`` (the root's 0 if it is a leaf), and the leaf every row ends in
+    (the rows outside ``samples`` take no part in the histograms; they follow the splits
+    to their leaves).  Node ids: the root 0, the k-th split's children 2k + 1 and 2k + 2.
+    """
+    every_row = samples is None
+    samples = np.arange(data.n_samples) if every_row else np.asarray(samples, np.intp)
+    l2, msl = rules.l2_regularization, rules.min_samples_leaf
+    g = np.asarray(g, dtype=np.float64)                 # float32 values added in float64
+    h = None if h is None else np.asarray(h, dtype=np.float64)
+    abs_g = np.abs(g)
+    scale = (abs_g[samples] / (1.0 if h is None else np.maximum(h[samples], 1e-300))).max(
+        initial=0.0)
+    hist = count_histograms(data, None if every_row else samples, g, h)
+    G = sklearn_sum(hist.g[0, 0], int(data.n_bins[0]), data.missing_column)
+    H = float(len(samples)) if h is None else sklearn_sum(hist.h[0, 0], int(data.n_bins[0]),
+                                                          data.missing_column)
+    record = GrowthRecord(G, H, len(samples), l2)
+    leaves, heap, created = {0: samples}, [], 0
+    outside = np.ones(data.n_samples, dtype=bool)
+    outside[samples] = False
+    others = {0: np.flatnonzero(outside)}                 # rows that only follow the splits
+
+    def search(depth, nodes, batch, roots):
+        """Search ``nodes`` [(id, rows, G, H, sum |g|)] with histograms ``batch``; push
+        the ones that split on the heap, keyed by their gain."""
+        nonlocal created
+        if counter is not None:
+            counter.searched(depth, len(nodes), sum(len(node[1]) for node in nodes))
+        sums = NodeSums(*([node[k] for node in nodes] for k in (2, 3)),
+                        [len(node[1]) for node in nodes], [node[4] for node in nodes], scale)
+        for k, found in enumerate(best_splits(batch, sums, data, rules, roots)):
+            if found is not None:
+                heapq.heappush(heap, (-found[0], created, nodes[k], depth,
+                                      batch if len(nodes) == 1 else batch.take(k), found))
+                created += 1
+
+    if counter is not None:
+        counter.histogram_pairs += len(samples) * data.n_features
+    if len(samples) >= 2 * msl and H >= rules.min_hessian_to_split:
+        search(0, [(0, samples, G, H, float(abs_g[samples].sum()))], hist, [True])
+    while heap:
+        _, _, (node, rows, G, H, A), depth, node_hist, found = heapq.heappop(heap)
+        _, feature, cut, n_left, GL, HL, order = found
+        goes_left, missing_left, categories = split_rows(data, rows, feature, cut, order,
+                                                         n_left)
+        left, right = rows[goes_left], rows[~goes_left]
+        sides = [(GL, HL, left), (G - GL, H - HL, right)]
+        ids = record.split(node, feature, cut % (data.width - 1), missing_left, categories,
+                           sides, shrinkage)
+        del leaves[node]
+        leaves.update(zip(ids, (left, right)))
+        passive = others.pop(node)
+        passive_left = split_rows(data, passive, feature, cut, order, n_left)[0]
+        others.update(zip(ids, (passive[passive_left], passive[~passive_left])))
+        if rules.max_leaf_nodes is not None and len(leaves) >= rules.max_leaf_nodes:
+            break                                  # (no histograms for the last children)
+        if rules.max_depth is not None and depth + 1 >= rules.max_depth:
+            continue
+        splittable = [c for c in (0, 1) if len(sides[c][2]) >= 2 * msl]
+        if not splittable:
+            continue
+        small = 0 if len(left) < len(right) else 1       # scikit-learn: right on a tie
+        small_rows = sides[small][2]
+        pair = [count_histograms(data, small_rows, g, h, sides[small][:2])] * 2
+        pair[1 - small] = node_hist - pair[small]
+        a_sides = [float(abs_g[small_rows].sum())] * 2   # sum |g|, for rounding bounds
+        a_sides[1 - small] = max(A - a_sides[small], 0.0) * (1 + 1e-12)
+        if counter is not None:
+            counter.histogram_pairs += len(small_rows) * data.n_features
+            counter.subtracted_histograms += 1
+        nodes = [(ids[c], sides[c][2], sides[c][0], sides[c][1], a_sides[c])
+                 for c in splittable]
+        batch = pair[splittable[0]] if len(nodes) == 1 else pair[0].stack(pair[1])
+        search(depth + 1, nodes, batch, [False] * len(nodes))
+    node_of = np.empty(data.n_samples, dtype=np.intp)
+    for node, rows in leaves.items():
+        node_of[rows] = node
+        node_of[others[node]] = node
+    return record.finish(), node_of
+
+
+def sklearn_sum(row, n_bins, missing_column):
+    """The sum of one feature's histogram row as scikit-learn adds it: numpy's pairwise
+    sum over its 256 bins (the missing values in the last), so that the root's sums
+    agree bit for bit."""
+    full = np.zeros(MISSING_BIN + 1)
+    full[:n_bins] = row[:n_bins]
+    if missing_column >= 0:
+        full[MISSING_BIN] = row[missing_column]
+    return float(full.sum())
+
+
+class GrowthRecord:
+    """The nodes and splits of a growing tree, written into a ``TreeRecorder`` at the end
+    (one call for all the nodes, one for all the numeric splits)."""
+
+    def __init__(self, G, H, n, l2):
+        self.l2, self.nodes, self.splits = l2, [], []
+        self.root = (G, H, n)
+
+    def split(self, node, feature, bin, missing_left, categories, sides, shrinkage):
+        """Split ``node`` at ``bin`` of ``feature`` (or send ``categories`` left) into the
+        two ``sides`` [(G, H, rows)]; return the children's ids."""
+        self.splits.append((node, feature, np.nan if categories is not None else float(bin),
+                            missing_left, categories))
+        first = 2 * len(self.splits) - 1
+        for (G, H, rows), branch in zip(sides, (LEFT, RIGHT)):
+            value = -G / (H + self.l2 + HESSIAN_EPSILON) * shrinkage
+            self.nodes.append((value, impurity(G, H, self.l2), len(rows), node, branch, H))
+        return [first, first + 1]
+
+    def finish(self):
+        recorder = TreeRecorder()
+        G, H, n = self.root
+        recorder.add_nodes(np.zeros((1, 1)), [impurity(G, H, self.l2)], [n], weight=[H])
+        if self.nodes:
+            value, impurities, counts, parents, branches, weights = zip(*self.nodes)
+            recorder.add_nodes(np.array(value)[:, None], impurities, np.array(counts),
+                               np.array(parents), np.array(branches), np.array(weights))
+        numeric = [s for s in self.splits if s[4] is None]
+        if numeric:
+            recorder.set_splits(*(np.array(column) for column in list(zip(*numeric))[:4]))
+        for node, feature, threshold, missing_left, categories in self.splits:
+            if categories is not None:
+                recorder.set_splits(node, feature, threshold, missing_left, categories)
+        return recorder.finish()
+
+
+def impurity(G, H, l2):
+    """A node's second-order loss per unit of hessian, ``-G^2 / ((H + l2) H)`` (<= 0):
+    weighted by H (the node's ``weighted_n_node_samples``), a parent's minus its
+    children's is the Newton gain, so ``Tree.feature_importances`` sums gains."""
+    return -G * G / ((H + l2) * H) if H > 0 else 0.0
+
+
+def split_rows(data, rows, feature, cut, order, n_left):
+    """Which of ``rows`` go left at cut ``cut`` of ``feature``; where missing values go;
+    for a categorical feature the categories sent left (else None)."""
+    column = data.keys[feature][rows] - data.offsets[feature]     # each row's bin
+    width, has_missing = data.width, bool(data.has_missing[feature])
+    if data.categorical[feature]:
+        chosen = order[: cut + 1]
+        lookup = np.zeros(width, dtype=bool)
+        lookup[chosen] = True
+        goes_left = lookup[column]
+        categories = tuple(int(c) for c in np.sort(chosen[chosen < data.n_bins[feature]]))
+        missing_left = data.missing_column >= 0 and bool(lookup[data.missing_column])
+    else:
+        b, missing_left = cut % (width - 1), cut >= width - 1
+        goes_left = column <= b
+        if missing_left:
+            goes_left |= column == data.missing_column
+        categories = None
+    if not has_missing:                   # none in training: the larger child (scikit-learn)
+        missing_left = n_left > len(rows) - n_left
+    return goes_left, bool(missing_left), categories
+
+
+def on_features(tree, thresholds):
+    """``tree`` with its bin thresholds written on the features: bin b of feature j
+    becomes ``thresholds[j][b]``, the last bin +inf (the split that sends only the
+    missing values right); categorical splits keep NaN."""
+    threshold = tree.threshold.copy()
+    for node in np.flatnonzero(~tree.is_leaf & ~tree.categorical):
+        cuts, b = thresholds[tree.feature[node]], int(threshold[node])
+        threshold[node] = cuts[b] if b < len(cuts) else np.inf
+    return dataclasses.replace(tree, threshold=threshold)
