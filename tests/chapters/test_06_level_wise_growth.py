@@ -1,0 +1,171 @@
+"""Chapter 6 ("Level-wise growth"): the chapter's zero-padded running sums and its stable
+partition equal treelib's, bit for bit, and its claims about the counters, the segmented
+layout, the rounding residue and the committed benchmark hold.
+
+The teaching cells (tag "teaching": ``padded_cumsum`` and exercise 1's
+``stable_partition``) are loaded from the notebook."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+from tests.conftest import notebook_cells
+from tests.reference import assert_same_tree
+from treelib.bench import load_results
+from treelib.counters import GrowthCounter
+from treelib.criteria import centered, target_statistics
+from treelib.datasets import load_california_housing
+from treelib.finders import Finder
+from treelib.growth import StoppingRules, grow
+from treelib.growth.level_wise import partition, partition_plan
+from treelib.segments import segmented_cumsum
+
+TEACHING = notebook_cells("06_level_wise_growth.ipynb")
+padded_cumsum = TEACHING["padded_cumsum"]
+stable_partition = TEACHING["stable_partition"]
+FINDER = Finder("cumsum", "squared_error")
+
+
+@st.composite
+def segments(draw, columns=False):
+    counts = draw(st.lists(st.integers(1, 20), min_size=1, max_size=12))
+    shape = (sum(counts), draw(st.integers(1, 3))) if columns else sum(counts)
+    values = draw(hnp.arrays(np.float64, shape, elements=st.floats(
+        -1e12, 1e12, allow_nan=False, allow_subnormal=False)))
+    return values, np.array(counts)
+
+
+# --- the teaching cells -------------------------------------------------------------
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=st.one_of(segments(), segments(columns=True)))
+def test_padded_cumsum_is_segmented_cumsum_bit_for_bit(data):
+    values, counts = data
+    np.testing.assert_array_equal(padded_cumsum(values, counts),
+                                  segmented_cumsum(values, counts))
+    # and both are each segment's own np.cumsum
+    bounds = np.r_[0, np.cumsum(counts)]
+    np.testing.assert_array_equal(
+        padded_cumsum(values, counts),
+        np.concatenate([np.cumsum(values[a:b], axis=0) for a, b in zip(bounds, bounds[1:])]))
+
+
+@settings(max_examples=300, deadline=None)
+@given(counts=st.lists(st.integers(1, 15), min_size=1, max_size=8), data=st.data())
+def test_stable_partition_is_treelibs_partition(counts, data):
+    counts = np.array(counts)
+    n = int(counts.sum())
+    row = data.draw(st.permutations(range(n)))
+    goes_left = data.draw(hnp.arrays(bool, n))
+    n_left = np.add.reduceat(goes_left.astype(int), np.r_[0, np.cumsum(counts)[:-1]])
+    keep = np.ones(len(counts), dtype=bool)
+    plan = partition_plan(counts, n_left, keep, keep)
+    np.testing.assert_array_equal(stable_partition(np.array(row), goes_left, counts),
+                                  partition(plan, goes_left, [np.array(row)])[0])
+
+
+# --- the chapter's claims -----------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def housing():
+    X, y = load_california_housing(return_X_y=True)
+    return X.astype(np.float32).astype(np.float64), target_statistics(y, "squared_error")
+
+
+def test_both_orders_search_the_same_nodes_of_the_subsample(housing):
+    X, Y = housing
+    rows = np.random.default_rng(0).choice(len(Y), size=2000, replace=False)
+    counters = {b: GrowthCounter() for b in ["depth_first", "level_wise"]}
+    trees = {b: grow(b, X[rows], Y[rows], FINDER, StoppingRules(), counter=c)
+             for b, c in counters.items()}
+    assert_same_tree(trees["depth_first"], trees["level_wise"])
+    assert trees["level_wise"].node_count == 3865
+    for counter in counters.values():
+        assert counter.searches == 1932 and counter.levels == 27
+    assert counters["depth_first"].nodes_per_depth == counters["level_wise"].nodes_per_depth
+    assert (counters["depth_first"].samples_per_depth
+            == counters["level_wise"].samples_per_depth)
+
+
+def test_the_full_depth_tree_takes_40_passes(housing):
+    X, Y = housing
+    counter = GrowthCounter()
+    tree = grow("level_wise", X, Y, FINDER, StoppingRules(), counter=counter)
+    assert (tree.node_count, tree.max_depth) == (39461, 40)
+    assert counter.searches == 19730 and counter.levels == 40
+    samples = np.array(counter.samples_per_depth)
+    assert int(np.argmax(samples < len(Y) / 2)) == 18
+    assert round(samples.sum() / len(Y), 1) == 18.7
+    assert counter.nodes_per_depth[:7] == [1, 2, 4, 8, 16, 32, 64]
+    assert counter.peak_bytes == X.shape[1] * len(Y) * (4 + 8)
+    # exercise 3
+    shallow = GrowthCounter()
+    grow("level_wise", X, Y, FINDER, StoppingRules(max_depth=5), counter=shallow)
+    assert shallow.nodes_per_depth == [1, 2, 4, 8, 16]
+    assert shallow.samples_per_depth == [len(Y)] * 5
+
+
+def test_stable_partitions_keep_every_segment_sorted():
+    """The figure's claim, on random data: the rows built by repeated partitions are
+    sorted inside every node, at every level, for every feature."""
+    rng = np.random.default_rng(0)
+    X = rng.integers(0, 30, size=(200, 3)).astype(np.float64)
+    y = X[:, 0] + rng.normal(size=200)
+    tree = grow("level_wise", X, target_statistics(y, "squared_error"), FINDER,
+                StoppingRules(max_depth=4))
+    for j in range(3):
+        row, counts, nodes = np.argsort(X[:, j], kind="stable"), np.array([200]), [0]
+        for _ in range(4):
+            splits = tree.children_left[nodes] != -1
+            if not splits.all():           # a leaf above the last level: stop there
+                break
+            node = np.repeat(nodes, counts)
+            goes_left = X[row, tree.feature[node]] <= tree.threshold[node]
+            n_left = np.add.reduceat(goes_left.astype(int), np.r_[0, np.cumsum(counts)[:-1]])
+            row, = partition(partition_plan(counts, n_left, splits, splits), goes_left, [row])
+            counts = np.column_stack([n_left, counts - n_left]).ravel()
+            nodes = np.column_stack([tree.children_left[nodes],
+                                     tree.children_right[nodes]]).ravel()
+            np.testing.assert_array_equal(counts, tree.n_node_samples[nodes])
+            for part in np.split(row, np.cumsum(counts)[:-1]):
+                assert (np.diff(X[part, j]) >= 0).all()
+
+
+def test_a_node_near_1e12_swamps_a_later_node_near_1e_minus_10():
+    y_A = 1e12 * np.array([1.3, 1.9, 1.1, 1.7, 1.45, 1.05])
+    y_B = 1e-10 * np.array([1.2, 1.6, 1.1, 1.9, 1.4])
+    counts = np.array([6, 5])
+    running = np.cumsum(np.r_[y_A, y_B])
+    assert (running[6:] - running[5] == 0).all()                 # raw targets: all lost
+    stats = np.r_[centered(y_A), centered(y_B)]
+    running = np.cumsum(stats)
+    own = np.cumsum(centered(y_B))
+    cut_out = running[6:] - running[5]
+    assert running[5] != 0 and abs(running[5]) / np.abs(own).max() > 1e6
+    assert np.abs(cut_out - own).max() / np.abs(own).max() > 1e-10
+    np.testing.assert_array_equal(segmented_cumsum(stats, counts)[6:], own)
+    # exercise 4: a larger node A, near 1e12 and near 1e4
+    draws = np.random.default_rng(4).uniform(1, 2, 1000)
+    errors = []
+    for scale in [1e12, 1e4]:
+        run = np.cumsum(np.r_[centered(scale * draws), centered(y_B)])
+        cut = run[1000:] - run[999]
+        assert not np.array_equal(cut, own)
+        errors.append(np.abs(cut - own).max() / np.abs(own).max())
+    assert errors[0] / errors[1] > 1e5
+
+
+def test_the_committed_growth_benchmark_has_what_the_chapter_reads():
+    fits, _ = load_results("growth")
+    assert {"case", "method", "seconds", "peak_mib", "process_peak_mib",
+            "n_leaves"} <= set(fits.columns)
+    assert set(fits.method) == {"recursive", "depth_first", "best_first", "level_wise",
+                                "sklearn"}
+    assert "california_full_depth" in set(fits.case)
+    # every treelib growth order grows the same tree
+    treelib_fits = fits[fits.method != "sklearn"]
+    assert treelib_fits.groupby("case").n_leaves.nunique().eq(1).all()

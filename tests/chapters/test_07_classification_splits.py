@@ -1,0 +1,188 @@
+"""Chapter 7 ("Classification splits"): the chapter's numpy scans over class counts equal
+treelib's, the identities of "From sums to counts" hold on random nodes, and the
+chapter's numbers about wine, iris, california_housing and digits hold.
+
+``class_count_gains`` (the scan with one column per class) and exercise 3's
+``distinct_value_gini`` are loaded from the notebook's cells tagged "teaching"; they
+must return what ``threshold_gains`` returns, thresholds bit for bit and gains to
+rounding, whatever the ties, classes and sizes.
+"""
+
+import math
+from collections import Counter
+
+import numpy as np
+import pytest
+import sklearn.tree
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+from sklearn.datasets import load_breast_cancer, load_digits, load_iris, load_wine
+
+from tests.conftest import notebook_cells
+from treelib import best_split
+from treelib.criteria import gini, one_hot, split_gain, target_statistics
+from treelib.datasets import load_california_housing
+from treelib.finders.exact import candidate_cuts, threshold_gains
+from treelib.gains import gain_from_sums
+
+TEACHING = notebook_cells("07_classification_splits.ipynb")
+class_count_gains = TEACHING["class_count_gains"]
+distinct_value_gini = TEACHING["distinct_value_gini"]
+
+
+def as_float32(X):
+    return np.asarray(X, dtype=np.float32).astype(np.float64)
+
+
+@st.composite
+def feature_and_labels(draw):
+    """A node of 1 to 40 samples: values from a small pool (many ties), from wide floats,
+    or all equal; 1 to 5 classes, as integers or as strings."""
+    n = draw(st.integers(1, 40))
+    kind = draw(st.sampled_from(["pool", "floats", "constant"]))
+    if kind == "pool":
+        x = draw(hnp.arrays(np.float64, n, elements=st.integers(-4, 4).map(float)))
+    elif kind == "floats":
+        x = draw(hnp.arrays(np.float64, n, elements=st.floats(
+            -1e6, 1e6, allow_nan=False, allow_subnormal=False)))
+    else:
+        x = np.full(n, draw(st.floats(-10, 10, allow_nan=False)))
+    n_classes = draw(st.integers(1, 5))
+    codes = draw(hnp.arrays(np.int64, n, elements=st.integers(0, n_classes - 1)))
+    if draw(st.booleans()):
+        return x, np.array(["setosa", "versicolor", "virginica", "x", "y"])[codes]
+    return x, codes
+
+
+# --- the teaching scans ------------------------------------------------------------
+
+
+@settings(max_examples=400, deadline=None)
+@given(data=feature_and_labels())
+def test_class_count_gains_equals_threshold_gains(data):
+    x, labels = data
+    thresholds, gini_gains, entropy_gains = class_count_gains(x, labels)
+    for criterion, gains in [("gini", gini_gains), ("entropy", entropy_gains)]:
+        expected_thresholds, expected = threshold_gains(x, target_statistics(labels, criterion),
+                                                        criterion)
+        np.testing.assert_array_equal(thresholds, expected_thresholds)
+        # both add up counts exactly; the formulas' last roundings may differ: n EPS-sized
+        np.testing.assert_allclose(gains, expected, rtol=1e-12, atol=1e-12 * len(x))
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=feature_and_labels())
+def test_distinct_value_gini_scores_the_allowed_cuts_only(data):
+    x, labels = data
+    x = np.round(x)                 # integers: the simple midpoint is the library's
+    thresholds, gains = distinct_value_gini(x, labels)
+    expected_thresholds, expected = threshold_gains(x, target_statistics(labels, "gini"),
+                                                    "gini")
+    np.testing.assert_array_equal(thresholds, expected_thresholds)
+    np.testing.assert_allclose(gains, expected, rtol=1e-12, atol=1e-12 * len(x))
+
+
+@pytest.mark.parametrize("n", [1, 2])
+def test_class_count_gains_on_the_smallest_nodes(n):
+    thresholds, gini_gains, entropy_gains = class_count_gains(np.arange(float(n)),
+                                                              np.arange(n))
+    assert len(thresholds) == len(gini_gains) == len(entropy_gains) == n - 1
+    if n == 2:  # two samples of two classes: both children pure
+        assert thresholds[0] == 0.5
+        assert gini_gains[0] == pytest.approx(1.0)     # n Gini = 2 * 1/2
+        assert entropy_gains[0] == pytest.approx(2.0)  # n H = 2 * 1 bit
+
+
+def test_class_count_gains_of_a_constant_feature_is_empty():
+    thresholds, gini_gains, entropy_gains = class_count_gains(np.ones(7), [0, 1] * 3 + [2])
+    assert len(thresholds) == len(gini_gains) == len(entropy_gains) == 0
+
+
+# --- the identities of "From sums to counts" ----------------------------------------
+
+
+def exact_entropy_gain(labels, goes_left):
+    """n H(node) - n_L H(L) - n_R H(R) straight from -sum_k c_k log2(c_k / n)."""
+    def n_entropy(part):
+        return -sum(c * math.log2(c / len(part)) for c in Counter(part).values())
+    labels = list(labels)
+    left = [c for c, g in zip(labels, goes_left) if g]
+    right = [c for c, g in zip(labels, goes_left) if not g]
+    return n_entropy(labels) - n_entropy(left) - n_entropy(right)
+
+
+@settings(max_examples=200, deadline=None)
+@given(codes=hnp.arrays(np.int64, st.integers(2, 40), elements=st.integers(0, 4)),
+       seed=st.integers(0, 2**32 - 1))
+def test_gini_is_the_variance_of_the_one_hot_columns_and_its_gain_their_sse_gain(codes, seed):
+    Y = one_hot(codes, 5)
+    assert gini(codes) == pytest.approx(np.var(Y, axis=0).sum(), abs=1e-12)
+    goes_left = np.random.default_rng(seed).permutation(len(codes)) < len(codes) // 2 + 1
+    goes_left[0], goes_left[-1] = True, False  # both children non-empty
+    per_column = sum(split_gain(Y[:, k], goes_left) for k in range(5))
+    c_left, c_node = Y[goes_left].sum(0), Y.sum(0)
+    from_counts = gain_from_sums(c_left, goes_left.sum(), c_node, len(codes), "gini")
+    from_scratch = split_gain(codes, goes_left, "gini")
+    assert per_column == pytest.approx(from_scratch, abs=1e-9)
+    assert from_counts == pytest.approx(from_scratch, abs=1e-9)
+    assert split_gain(codes, goes_left, "entropy") == pytest.approx(
+        exact_entropy_gain(codes, goes_left), abs=1e-9)
+
+
+# --- the chapter's numbers ------------------------------------------------------------
+
+
+def test_the_best_gini_split_of_wine():
+    wine = load_wine()
+    X = as_float32(wine.data)
+    split = best_split(X, wine.target, criterion="gini")
+    assert wine.feature_names[split.feature] == "proline" and split.threshold == 755
+    left = split.goes_left(X)
+    assert np.bincount(wine.target[left]).tolist() == [2, 67, 42]
+    assert np.bincount(wine.target[~left]).tolist() == [57, 4, 6]
+    assert round(split_gain(wine.target, left, "gini"), 10) == 44.8178013667
+    assert round(split_gain(wine.target, left, "entropy"), 10) == 109.1760416838
+
+
+def test_the_iris_scan_by_petal_length():
+    iris = load_iris()
+    thresholds, gains, _ = class_count_gains(as_float32(iris.data[:, 2]), iris.target)
+    assert len(thresholds) == 42
+    assert thresholds[np.argmax(gains)] == pytest.approx(2.45)
+    assert gains.max() == pytest.approx(50.0, abs=1e-9)
+
+
+def test_expensive_block_groups_agree_with_scikit_learn_on_all_rows():
+    X, y = load_california_housing(return_X_y=True)
+    expensive = (y > 2.5).astype(int)
+    income = as_float32(X[:, 0])
+    for criterion in ["gini", "entropy"]:
+        thresholds, gains = threshold_gains(income, one_hot(expensive, 2), criterion)
+        reference = sklearn.tree.DecisionTreeClassifier(max_depth=1, criterion=criterion)
+        reference.fit(income[:, None], expensive)
+        assert thresholds[np.argmax(gains)] == reference.tree_.threshold[0]
+        assert round(thresholds[np.argmax(gains)], 4) == 5.5316
+
+
+def test_positions_and_cuts_of_breast_cancer_and_digits():
+    for loader, cuts, positions, distinct in [(load_breast_cancer, 15310, 17040, 11998),
+                                              (load_digits, 826, 114944, 17)]:
+        X = as_float32(loader().data)
+        _, _, valid = candidate_cuts(X)
+        assert (valid.sum(), valid.size, len(np.unique(X))) == (cuts, positions, distinct)
+
+
+def test_an_empty_class_or_permuted_labels_change_no_gain():
+    wine = load_wine()
+    x = wine.data[:, 12]
+    for criterion in ["gini", "entropy"]:
+        _, base = threshold_gains(x, one_hot(wine.target, 3), criterion)
+        _, empty = threshold_gains(x, one_hot(wine.target, 4), criterion)
+        _, permuted = threshold_gains(x, one_hot(np.array([2, 0, 1])[wine.target], 3),
+                                      criterion)
+        np.testing.assert_allclose(empty, base, rtol=1e-12, atol=0)
+        np.testing.assert_allclose(permuted, base, rtol=1e-12, atol=0)
+        if criterion == "gini":         # integer terms: exact in any order
+            np.testing.assert_array_equal(empty, base)
+            np.testing.assert_array_equal(permuted, base)
