@@ -50,7 +50,8 @@ def plot_tree(tree, feature_names=None, class_names=None, max_depth=None, decima
     names = feature_names or [f"x{j}" for j in range(int(tree.feature.max()) + 2)]
     depth_of = tree.node_depth()
     shown = depth_of <= (np.inf if max_depth is None else max_depth)
-    children = {node: [c for c in tree.children[node] if c >= 0 and shown[c]]
+    # a CART split's missing-value child is its left or right child: draw it once
+    children = {node: list(dict.fromkeys(c for c in tree.children[node] if c >= 0 and shown[c]))
                 for node in range(tree.node_count) if shown[node]}
     position, next_leaf = {}, [0]
 
