@@ -58,11 +58,11 @@ def test_share_of_candidate_cuts_at_the_root(housing):
 class CountingFinder(Finder):
     cuts = positions = 0
 
-    def search(self, data, Y):
+    def search_features(self, data, Y, weights, categories):
         valid = candidate_cuts(data)[2]
         self.cuts += int(valid.sum())
         self.positions += valid.size
-        return super().search(data, Y)
+        return super().search_features(data, Y, weights, categories)
 
 
 def test_share_of_candidate_cuts_over_whole_trees(housing):
