@@ -5,16 +5,21 @@ import-linter; the algorithms import numpy only):
 
 - book tooling: ``treelib.bench`` (the benchmarks behind the book's tables, one module
   each) and ``treelib.plotting``;
-- ``treelib.estimators``  scikit-learn-compatible trees and random decision trees;
-- ``treelib.growth``      growth orders: which node is split next, when to stop;
+- ``treelib.estimators``  scikit-learn-compatible trees, forests, oblivious trees, random
+  decision trees and gradient boosting;
+- ``treelib.growth``      growth orders: which node is split next, when to stop (depth
+  first, best first, level-wise exact and histogram, random decision trees, oblivious
+  trees, boosting);
 - ``treelib.finders``     split finders: the best split of one node (exact, histogram,
-  random), chosen by name;
+  random, median, categorical), chosen by name;
 - ``treelib.tree``, ``treelib.binning``   the fitted tree as flat arrays; features cut
   into bins once;
 - ``treelib.split``       a split, its threshold, the one tie rule;
-- ``treelib.criteria``    impurities and gains (each formula once);
-- ``treelib.segments``, ``treelib.counters``, ``treelib.validation``,
-  ``treelib.datasets``: consecutive segments, explicit counters, input checks, data.
+- ``treelib.criteria``, ``treelib.gains``, ``treelib.losses``   impurities, gains and
+  their rounding bounds (each formula once), boosting losses;
+- ``treelib.fixed_point``, ``treelib.segments``, ``treelib.counters``,
+  ``treelib.validation``, ``treelib.datasets``: exact order-free sums, consecutive
+  segments, explicit counters, input checks, data.
 """
 
 from treelib.finders import Finder, best_split
