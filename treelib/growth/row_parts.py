@@ -122,11 +122,13 @@ def slots_of(node, nodes):
 
 class RowPart:
     """One block of rows (see the module docstring).  ``X`` (n, f) the raw features
-    (binned by ``bin``), ``y`` (n,) the targets (class codes for classification)."""
+    (binned by ``bin``), ``y`` (n,) the targets, or class labels (``encode_classes``
+    makes them codes)."""
 
     def __init__(self, X, y):
         self.X = np.asarray(X, dtype=np.float64)
-        self.y = np.asarray(y, dtype=np.float64)
+        y = np.asarray(y)                  # (class labels stay as they are till encoded)
+        self.y = y.astype(np.float64) if y.dtype.kind in "biuf" else y
         self.n_rows = len(self.y)
         self.codes = self.values = self.digits = self.raw = None
         self.node = np.zeros(self.n_rows, dtype=np.intp)
@@ -137,8 +139,9 @@ class RowPart:
         return value_counts(self.X)
 
     def target_counts(self):
-        """The distinct targets and their counts (a ``ValueCounts`` of one column)."""
-        return value_counts(self.y[:, None])
+        """The distinct targets (class labels) and their counts, a ``ValueCounts``."""
+        values, counts = np.unique(self.y, return_counts=True)
+        return ValueCounts((values,), (counts,), False)
 
     def max_abs_target(self):
         return Maximum(float(np.abs(self.y).max(initial=0.0)))
@@ -194,8 +197,10 @@ class RowPart:
     # updates --------------------------------------------------------------------------
     def bin(self, thresholds):
         """Replace the raw features by their bin codes on ``thresholds``."""
-        self.codes, _ = bin_features(self.X.reshape(self.n_rows, len(thresholds)),
-                                     thresholds=thresholds)
+        if self.n_rows:
+            self.codes, _ = bin_features(self.X, thresholds=thresholds)
+        else:                                       # an empty block
+            self.codes = np.zeros((0, len(thresholds)), dtype=np.uint8)
         self.X = None
         return self
 
