@@ -59,6 +59,15 @@ def local_cluster(n_workers=2):
     return cluster, Client(cluster)
 
 
+def row_blocks(array, chunks):
+    """``array`` (numpy) as a dask array partitioned by rows: ``chunks`` rows per block,
+    or a tuple of block sizes (for the benchmarks and the chapter, which do not import
+    dask themselves)."""
+    from dask.array import from_array
+
+    return from_array(array, chunks=(chunks,) + (-1,) * (np.ndim(array) - 1))
+
+
 def make_part(X, y, dtype):
     """A ``RowPart`` of one row block, its features rounded to ``dtype`` as the
     estimator's own ``fit`` rounds them."""
