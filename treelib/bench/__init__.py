@@ -15,6 +15,7 @@ Command line (``python -m treelib.bench --help``)::
     python -m treelib.bench categorical     # categorical splits against the number of categories
     python -m treelib.bench boosting        # gradient boosting against its peers
     python -m treelib.bench forests         # ensembles against ensembles, forest fit time
+    python -m treelib.bench distributed     # histograms on a LocalCluster: bytes and time
 
 Each writes ``benchmarks/<file>.csv`` (``--output`` to change): one row per fit, after
 ``# key: value`` lines that record the machine it ran on.  Every fit runs with
@@ -31,6 +32,7 @@ from treelib.bench import (
     boosting,
     categorical,
     criteria,
+    distributed,
     forests,
     growth,
     methods,
@@ -96,6 +98,11 @@ BENCHMARKS = {
 BENCHMARKS["boosting"] = Benchmark(boosting, "gradient boosting against scikit-learn, "
                                    "LightGBM and XGBoost; line search; GOSS (minutes)",
                                    "boosting")
+BENCHMARKS["distributed"] = Benchmark(distributed, "exact-sum trees and boosting on a "
+                                      "LocalCluster of 2 workers: bytes per round, time "
+                                      "against the local exact and float fits (quick; "
+                                      "--full: all of california)", "distributed_quick",
+                                      "distributed")
 
 __all__ = ["BENCHMARKS", "Benchmark", "RESULTS_DIR", "california_split", "fit_exponent",
            "load_results", "machine_info", "r2", "read_results", "resampled_california",
