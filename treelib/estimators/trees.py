@@ -28,6 +28,7 @@ from treelib.estimators.params import (
 from treelib.finders import Finder
 from treelib.finders.categorical import STRATEGIES, Categories
 from treelib.growth import StoppingRules, check_builder, grow, without_zero_weights
+from treelib.growth.threads import check_n_jobs
 from treelib.validation import check_sample_weight, check_target_range
 
 #: The splitters that accept missing values (NaN) in X.
@@ -42,8 +43,10 @@ class BaseDecisionTree(BaseEstimator):
     def __init__(self, *, criterion, splitter="cumsum", builder=None, max_depth=None,
                  min_samples_split=2, min_samples_leaf=1, min_impurity_decrease=0.0,
                  max_leaf_nodes=None, max_features=None, random_state=None, max_bins=255,
-                 categorical_features="from_dtype", categorical_splitter="partition"):
+                 categorical_features="from_dtype", categorical_splitter="partition",
+                 n_jobs=None):
         self.criterion = criterion
+        self.n_jobs = n_jobs
         self.categorical_features = categorical_features
         self.categorical_splitter = categorical_splitter
         self.splitter = splitter
@@ -93,6 +96,10 @@ class BaseDecisionTree(BaseEstimator):
         builder = check_builder(self.builder or ("best_first" if max_leaf_nodes is not None
                                                  else "depth_first"))
         max_features = resolve_max_features(self.max_features, n_features)
+        n_jobs = check_n_jobs(self.n_jobs)
+        if self.n_jobs not in (None, 1) and builder != "level_wise":
+            raise ValueError(f"n_jobs={self.n_jobs!r} divides a level's search among "
+                             f"threads: it needs builder='level_wise', got {builder!r}")
         categories = None
         if self.is_categorical_.any():
             if self.categorical_splitter not in STRATEGIES:
@@ -104,7 +111,7 @@ class BaseDecisionTree(BaseEstimator):
                         min_samples_leaf=count_or_fraction("min_samples_leaf",
                                                            self.min_samples_leaf, n_samples, 1),
                         max_features=max_features, rng=numpy_rng(self.random_state),
-                        max_bins=self.max_bins, categories=categories)
+                        max_bins=self.max_bins, categories=categories, n_jobs=n_jobs)
         rules = StoppingRules(
             max_depth=check_number("max_depth", self.max_depth, integer=True, low=1,
                                    allow_none=True),
@@ -196,6 +203,10 @@ default="from_dtype"
         categories by their mean target (exact for squared error and two classes, a
         heuristic for more classes), or one category against the rest
         (``treelib.finders.categorical``).
+    n_jobs : int or None, default=None
+        Threads that share each level's split search with ``builder="level_wise"``, a
+        group of features each (``treelib.growth.threads``); None is 1, -1 every core.
+        The tree is the same for every value.  Other builders need None or 1.
 
     Attributes
     ----------
@@ -236,7 +247,7 @@ class DecisionTreeRegressor(RegressorMixin, BaseDecisionTree):
                  max_depth=None, min_samples_split=2, min_samples_leaf=1,
                  min_impurity_decrease=0.0, max_leaf_nodes=None, max_features=None,
                  random_state=None, max_bins=255, categorical_features="from_dtype",
-                 categorical_splitter="partition"):
+                 categorical_splitter="partition", n_jobs=None):
         super().__init__(criterion=criterion, splitter=splitter, builder=builder,
                          max_depth=max_depth, min_samples_split=min_samples_split,
                          min_samples_leaf=min_samples_leaf,
@@ -244,7 +255,7 @@ class DecisionTreeRegressor(RegressorMixin, BaseDecisionTree):
                          max_leaf_nodes=max_leaf_nodes, max_features=max_features,
                          random_state=random_state, max_bins=max_bins,
                          categorical_features=categorical_features,
-                         categorical_splitter=categorical_splitter)
+                         categorical_splitter=categorical_splitter, n_jobs=n_jobs)
 
     def fit(self, X, y, sample_weight=None):
         """Grow the tree on ``X`` (n_samples, n_features; NaN allowed with the "cumsum"
@@ -281,7 +292,7 @@ class DecisionTreeClassifier(ClassifierMixin, BaseDecisionTree):
                  max_depth=None, min_samples_split=2, min_samples_leaf=1,
                  min_impurity_decrease=0.0, max_leaf_nodes=None, max_features=None,
                  random_state=None, max_bins=255, categorical_features="from_dtype",
-                 categorical_splitter="partition"):
+                 categorical_splitter="partition", n_jobs=None):
         super().__init__(criterion=criterion, splitter=splitter, builder=builder,
                          max_depth=max_depth, min_samples_split=min_samples_split,
                          min_samples_leaf=min_samples_leaf,
@@ -289,7 +300,7 @@ class DecisionTreeClassifier(ClassifierMixin, BaseDecisionTree):
                          max_leaf_nodes=max_leaf_nodes, max_features=max_features,
                          random_state=random_state, max_bins=max_bins,
                          categorical_features=categorical_features,
-                         categorical_splitter=categorical_splitter)
+                         categorical_splitter=categorical_splitter, n_jobs=n_jobs)
 
     def fit(self, X, y, sample_weight=None):
         """Grow the tree on ``X`` (n_samples, n_features; NaN allowed with the "cumsum"
