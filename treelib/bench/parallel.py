@@ -142,10 +142,14 @@ def time_network(client, sizes=NETWORK_SIZES, repeats=3):
 def local_cluster():
     """A LocalCluster of two single-threaded worker processes without a dashboard, and a
     client to it: ``(cluster, client)``; close both when done."""
+    import warnings
+
     from distributed import Client, LocalCluster
 
-    cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                           dashboard_address=None)
+    with warnings.catch_warnings():   # (its HTTP server moves if another cluster runs)
+        warnings.filterwarnings("ignore", message="Port .* is already in use")
+        cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                               dashboard_address=None)
     return cluster, Client(cluster)
 
 
