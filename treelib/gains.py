@@ -30,7 +30,7 @@ def xlogx(c):
     return c * np.log(np.where(c > 0, c, 1.0))
 
 
-def gain_from_sums(sum_left, w_left, total, w, criterion, l2=0.0):
+def gain_from_sums(sum_left, w_left, total, w, criterion, l2=0.0, sum_right=None):
     """Gain of cuts, ``W I(node) - W_L I(L) - W_R I(R)``, from the left child's sums.
 
     ``sum_left`` (..., k) holds the sums of the statistics over the left child of each
@@ -54,9 +54,14 @@ def gain_from_sums(sum_left, w_left, total, w, criterion, l2=0.0):
       every weight.  For squared loss (g = prediction - y, h = 1, l2 = 0) it is the
       squared-error gain.
 
+    ``sum_right``: the right child's sums when they are known more exactly than ``total -
+    sum_left`` (the exact-sum growers, ``treelib.growth.exact_hist``: each side made one
+    float from exact sums); squared error, Gini and Newton only.
+
     A cut with an empty side gives inf or nan: callers mask those.
     """
     sum_left, total = np.asarray(sum_left, np.float64), np.asarray(total, np.float64)
+    known_right = sum_right is not None
     w_right = w - w_left
     if criterion == "entropy":
         def w_entropy(weight, counts):        # W H(node) from its weight and class counts
@@ -75,10 +80,11 @@ def gain_from_sums(sum_left, w_left, total, w, criterion, l2=0.0):
         w_left, w_right, w = w_left + l2, w_right + l2, w + l2
     if sum_left.shape[-1] == 1:               # one column: the same formula, no k axis
         sum_left, total = sum_left[..., 0], total[..., 0]
-        sum_right = total - sum_left
+        sum_right = sum_right[..., 0] if known_right else total - sum_left
         return sum_left * sum_left / w_left + sum_right * sum_right / w_right \
             - total * total / w
-    sum_right = total - sum_left
+    if not known_right:
+        sum_right = total - sum_left
     return (np.sum(sum_left * sum_left, axis=-1) / w_left
             + np.sum(sum_right * sum_right, axis=-1) / w_right
             - np.sum(total * total, axis=-1) / w)

@@ -72,7 +72,11 @@ class HalfSquaredError:
 
     def baseline(self, y, weights=None):
         """The best constant raw prediction: the (weighted) mean of y, shape (1,)."""
-        return np.atleast_1d(weighted_mean(np.asarray(y, np.float64), weights))
+        return self.baseline_from_mean(weighted_mean(np.asarray(y, np.float64), weights))
+
+    def baseline_from_mean(self, mean):
+        """The baseline given the (weighted) mean target, however it was summed."""
+        return np.atleast_1d(np.float64(mean))
 
     def gradient_hessian(self, y, raw, weights=None, dtype=GRADIENT_DTYPE):
         """Gradients (n, 1) and hessians: None for the constant 1 without weights, else
@@ -104,9 +108,13 @@ class HalfBinomialLoss:
     def baseline(self, y, weights=None):
         """The log-odds of the (weighted) proportion of class 1, clipped to (eps, 1 - eps)
         with eps = 10 x float64's epsilon, shape (1,)."""
-        p = weighted_mean(np.asarray(y, np.float64), weights)
+        return self.baseline_from_mean(weighted_mean(np.asarray(y, np.float64), weights))
+
+    def baseline_from_mean(self, mean):
+        """The baseline given the (weighted) proportion of class 1, however it was
+        summed."""
         eps = 10 * np.finfo(np.float64).eps
-        p = np.clip(p, eps, 1 - eps)
+        p = np.clip(mean, eps, 1 - eps)
         return np.atleast_1d(np.log(p / (1 - p)))
 
     def gradient_hessian(self, y, raw, weights=None, dtype=GRADIENT_DTYPE):

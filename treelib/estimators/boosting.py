@@ -32,7 +32,6 @@ Early stopping uses scikit-learn's split of the validation rows (the same seed d
 from ``random_state``) and its stopping rule, on the loss only (``scoring="loss"``).
 """
 
-import numbers
 from collections import deque
 
 import numpy as np
@@ -42,17 +41,24 @@ from sklearn.utils import check_random_state, check_X_y
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from treelib.binning import bin_features, check_max_bins
+from treelib.binning import bin_features
 from treelib.estimators.encoding import (
     categorical_mask,
     encode_categories,
     fit_categories,
     is_dataframe,
 )
-from treelib.estimators.params import check_number, forget_fit
+from treelib.estimators.exact import (
+    check_exact_boosting,
+    check_histogram_sums,
+    fit_exact_boosting,
+    unsupported,
+)
+from treelib.estimators.params import check_boosting_parameters, forget_fit
 from treelib.growth.boosting import boost
 from treelib.growth.boosting_grower import BoostingRules, on_features
 from treelib.growth.boosting_histograms import BinnedData
+from treelib.growth.row_parts import LocalParts, RowPart
 from treelib.losses import HalfBinomialLoss, HalfMultinomialLoss, HalfSquaredError
 from treelib.split import MISSING_BIN
 from treelib.validation import check_sample_weight
@@ -70,8 +76,9 @@ class BaseHistGradientBoosting(BaseEstimator):
                  max_depth=None, min_samples_leaf=20, l2_regularization=0.0, max_bins=255,
                  categorical_features="from_dtype", early_stopping="auto",
                  validation_fraction=0.1, n_iter_no_change=10, tol=1e-7, random_state=None,
-                 sampling=None, top_rate=0.2, other_rate=0.1):
+                 sampling=None, top_rate=0.2, other_rate=0.1, histogram_sums="float"):
         self.loss = loss
+        self.histogram_sums = histogram_sums
         self.learning_rate = learning_rate
         self.max_iter = max_iter
         self.max_leaf_nodes = max_leaf_nodes
@@ -96,37 +103,8 @@ class BaseHistGradientBoosting(BaseEstimator):
 
     def _check_parameters(self):
         """Raise a ValueError naming the first invalid parameter."""
-        if not (isinstance(self.learning_rate, str) and self.learning_rate == "line_search"):
-            check_number("learning_rate", self.learning_rate, integer=False, low=0.0,
-                         low_open=True)
-        check_number("max_iter", self.max_iter, integer=True, low=1)
-        check_number("max_leaf_nodes", self.max_leaf_nodes, integer=True, low=2,
-                     allow_none=True)
-        check_number("max_depth", self.max_depth, integer=True, low=1, allow_none=True)
-        check_number("min_samples_leaf", self.min_samples_leaf, integer=True, low=1)
-        check_number("l2_regularization", self.l2_regularization, integer=False, low=0.0)
-        check_max_bins(self.max_bins)
-        if not (self.early_stopping == "auto" or isinstance(self.early_stopping, bool)):
-            raise ValueError(f"early_stopping must be 'auto', True or False; got "
-                             f"{self.early_stopping!r}")
-        if self.validation_fraction is not None:
-            fraction = self.validation_fraction
-            if isinstance(fraction, numbers.Integral) and not isinstance(fraction, bool):
-                check_number("validation_fraction", fraction, integer=True, low=1)
-            else:
-                check_number("validation_fraction", fraction, integer=False, low=0.0,
-                             low_open=True, high=1.0)
-        check_number("n_iter_no_change", self.n_iter_no_change, integer=True, low=1)
-        check_number("tol", self.tol, integer=False, low=0.0)
-        if self.sampling not in SAMPLINGS:
-            raise ValueError(f"sampling must be one of {list(SAMPLINGS)}; got "
-                             f"{self.sampling!r}")
-        check_number("top_rate", self.top_rate, integer=False, low=0.0, high=1.0)
-        check_number("other_rate", self.other_rate, integer=False, low=0.0, low_open=True,
-                     high=1.0)
-        if self.top_rate + self.other_rate > 1.0:
-            raise ValueError("top_rate + other_rate must be at most 1; got "
-                             f"{self.top_rate + self.other_rate}")
+        check_boosting_parameters(self, SAMPLINGS)
+        check_histogram_sums(self.histogram_sums)
 
     def _validate_X(self, X, reset):
         """X as float64 (NaN allowed), categorical columns as category codes; with
@@ -156,6 +134,11 @@ class BaseHistGradientBoosting(BaseEstimator):
             weights = check_sample_weight(sample_weight, len(y))
         self.do_early_stopping_ = (len(y) > AUTO_EARLY_STOPPING_SAMPLES
                                    if self.early_stopping == "auto" else self.early_stopping)
+        if self.histogram_sums == "exact":
+            if weights is not None:
+                unsupported("sample_weight")
+            check_exact_boosting(self, len(np.unique(y)) if stratify is not None else None)
+            return fit_exact_boosting(self, LocalParts([RowPart(X, y)]), loss)
         rng = check_random_state(self.random_state)
         seed = rng.randint(np.iinfo(np.uint32).max, dtype="u8")   # scikit-learn's draws
         goss_rng = np.random.default_rng(rng.randint(np.iinfo(np.uint32).max, dtype="u8"))
@@ -262,6 +245,11 @@ default="from_dtype"
         ``other_rate`` of the rest (LightGBM's gradient-based one-side sampling).
     top_rate, other_rate : float, default=0.2, 0.1
         The two fractions of GOSS.
+    histogram_sums : {"float", "exact"}, default="float"
+        "exact": fixed-point sums independent of the order of the additions
+        (``treelib.estimators.exact``), so that ``treelib.distributed.fit`` boosts the
+        same trees bit for bit on a cluster; squared error or two classes, without
+        early stopping, GOSS, line search, sample weights, NaN or categorical features.
 
     Attributes
     ----------
@@ -294,7 +282,8 @@ class HistGradientBoostingRegressor(RegressorMixin, BaseHistGradientBoosting):
                  max_leaf_nodes=31, max_depth=None, min_samples_leaf=20,
                  l2_regularization=0.0, max_bins=255, categorical_features="from_dtype",
                  early_stopping="auto", validation_fraction=0.1, n_iter_no_change=10,
-                 tol=1e-7, random_state=None, sampling=None, top_rate=0.2, other_rate=0.1):
+                 tol=1e-7, random_state=None, sampling=None, top_rate=0.2, other_rate=0.1,
+                 histogram_sums="float"):
         super().__init__(loss, learning_rate=learning_rate, max_iter=max_iter,
                          max_leaf_nodes=max_leaf_nodes, max_depth=max_depth,
                          min_samples_leaf=min_samples_leaf,
@@ -304,7 +293,7 @@ class HistGradientBoostingRegressor(RegressorMixin, BaseHistGradientBoosting):
                          validation_fraction=validation_fraction,
                          n_iter_no_change=n_iter_no_change, tol=tol,
                          random_state=random_state, sampling=sampling, top_rate=top_rate,
-                         other_rate=other_rate)
+                         other_rate=other_rate, histogram_sums=histogram_sums)
 
     def fit(self, X, y, sample_weight=None):
         """Boost on ``X`` (n_samples, n_features; NaN for missing) and ``y``."""
@@ -342,7 +331,8 @@ class HistGradientBoostingClassifier(ClassifierMixin, BaseHistGradientBoosting):
                  max_leaf_nodes=31, max_depth=None, min_samples_leaf=20,
                  l2_regularization=0.0, max_bins=255, categorical_features="from_dtype",
                  early_stopping="auto", validation_fraction=0.1, n_iter_no_change=10,
-                 tol=1e-7, random_state=None, sampling=None, top_rate=0.2, other_rate=0.1):
+                 tol=1e-7, random_state=None, sampling=None, top_rate=0.2, other_rate=0.1,
+                 histogram_sums="float"):
         super().__init__(loss, learning_rate=learning_rate, max_iter=max_iter,
                          max_leaf_nodes=max_leaf_nodes, max_depth=max_depth,
                          min_samples_leaf=min_samples_leaf,
@@ -352,7 +342,7 @@ class HistGradientBoostingClassifier(ClassifierMixin, BaseHistGradientBoosting):
                          validation_fraction=validation_fraction,
                          n_iter_no_change=n_iter_no_change, tol=tol,
                          random_state=random_state, sampling=sampling, top_rate=top_rate,
-                         other_rate=other_rate)
+                         other_rate=other_rate, histogram_sums=histogram_sums)
 
     def fit(self, X, y, sample_weight=None):
         """Boost on ``X`` (n_samples, n_features; NaN for missing) and labels ``y``."""

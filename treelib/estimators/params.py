@@ -6,6 +6,8 @@ import numbers
 
 import numpy as np
 
+from treelib.binning import check_max_bins
+
 
 def check_number(name, value, *, integer, low, low_open=False, high=None, allow_none=False):
     """Return ``value`` if it is a number in range, else raise a ValueError naming it."""
@@ -64,3 +66,39 @@ def numpy_rng(random_state):
 
     return np.random.default_rng(check_random_state(random_state)
                                  .randint(np.iinfo(np.int32).max))
+
+
+def check_boosting_parameters(model, samplings):
+    """Raise a ValueError naming the first invalid parameter of a HistGradientBoosting
+    estimator ``model`` (``samplings``: the options of ``sampling``)."""
+    if not (isinstance(model.learning_rate, str) and model.learning_rate == "line_search"):
+        check_number("learning_rate", model.learning_rate, integer=False, low=0.0,
+                     low_open=True)
+    check_number("max_iter", model.max_iter, integer=True, low=1)
+    check_number("max_leaf_nodes", model.max_leaf_nodes, integer=True, low=2,
+                 allow_none=True)
+    check_number("max_depth", model.max_depth, integer=True, low=1, allow_none=True)
+    check_number("min_samples_leaf", model.min_samples_leaf, integer=True, low=1)
+    check_number("l2_regularization", model.l2_regularization, integer=False, low=0.0)
+    check_max_bins(model.max_bins)
+    if not (model.early_stopping == "auto" or isinstance(model.early_stopping, bool)):
+        raise ValueError(f"early_stopping must be 'auto', True or False; got "
+                         f"{model.early_stopping!r}")
+    if model.validation_fraction is not None:
+        fraction = model.validation_fraction
+        if isinstance(fraction, numbers.Integral) and not isinstance(fraction, bool):
+            check_number("validation_fraction", fraction, integer=True, low=1)
+        else:
+            check_number("validation_fraction", fraction, integer=False, low=0.0,
+                         low_open=True, high=1.0)
+    check_number("n_iter_no_change", model.n_iter_no_change, integer=True, low=1)
+    check_number("tol", model.tol, integer=False, low=0.0)
+    if model.sampling not in samplings:
+        raise ValueError(f"sampling must be one of {list(samplings)}; got "
+                         f"{model.sampling!r}")
+    check_number("top_rate", model.top_rate, integer=False, low=0.0, high=1.0)
+    check_number("other_rate", model.other_rate, integer=False, low=0.0, low_open=True,
+                 high=1.0)
+    if model.top_rate + model.other_rate > 1.0:
+        raise ValueError("top_rate + other_rate must be at most 1; got "
+                         f"{model.top_rate + model.other_rate}")

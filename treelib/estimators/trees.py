@@ -18,6 +18,12 @@ from treelib.criteria import (
     one_hot,
 )
 from treelib.estimators.encoding import categorical_mask, encode_categories, fit_categories
+from treelib.estimators.exact import (
+    check_exact_tree,
+    check_histogram_sums,
+    fit_exact_tree,
+    unsupported,
+)
 from treelib.estimators.params import (
     check_number,
     count_or_fraction,
@@ -28,6 +34,7 @@ from treelib.estimators.params import (
 from treelib.finders import Finder
 from treelib.finders.categorical import STRATEGIES, Categories
 from treelib.growth import StoppingRules, check_builder, grow, without_zero_weights
+from treelib.growth.row_parts import LocalParts, RowPart
 from treelib.growth.threads import check_n_jobs
 from treelib.validation import check_sample_weight, check_target_range
 
@@ -108,11 +115,24 @@ class BaseDecisionTree(BaseEstimator):
             counts = np.array([-1 if c is None else len(c) for c in self.categories_])
             categories = Categories(counts, self.categorical_splitter)
         finder = Finder(self.splitter, self.criterion,
-                        min_samples_leaf=count_or_fraction("min_samples_leaf",
-                                                           self.min_samples_leaf, n_samples, 1),
+                        min_samples_leaf=self._min_samples_leaf(n_samples),
                         max_features=max_features, rng=numpy_rng(self.random_state),
                         max_bins=self.max_bins, categories=categories, n_jobs=n_jobs)
-        rules = StoppingRules(
+        rules = self._stopping_rules(n_samples, max_leaf_nodes)
+        X, Y, weights = without_zero_weights(X, Y, weights)   # (before binning too)
+        self.tree_ = grow(builder, finder.prepare(X), Y, finder, rules, weights=weights)
+        if finder.bin_thresholds is not None:
+            self.bin_thresholds_ = finder.bin_thresholds
+        self.max_features_ = max_features or n_features
+        self.feature_importances_ = self.tree_.feature_importances(n_features)
+        return self
+
+    def _min_samples_leaf(self, n_samples):
+        return count_or_fraction("min_samples_leaf", self.min_samples_leaf, n_samples, 1)
+
+    def _stopping_rules(self, n_samples, max_leaf_nodes=None):
+        """The ``StoppingRules`` of the parameters, checked."""
+        return StoppingRules(
             max_depth=check_number("max_depth", self.max_depth, integer=True, low=1,
                                    allow_none=True),
             min_samples_split=count_or_fraction("min_samples_split", self.min_samples_split,
@@ -121,13 +141,6 @@ class BaseDecisionTree(BaseEstimator):
                                                self.min_impurity_decrease, integer=False,
                                                low=0.0),
             max_leaf_nodes=max_leaf_nodes)
-        X, Y, weights = without_zero_weights(X, Y, weights)   # (before binning too)
-        self.tree_ = grow(builder, finder.prepare(X), Y, finder, rules, weights=weights)
-        if finder.bin_thresholds is not None:
-            self.bin_thresholds_ = finder.bin_thresholds
-        self.max_features_ = max_features or n_features
-        self.feature_importances_ = self.tree_.feature_importances(n_features)
-        return self
 
     def _validate_X_predict(self, X):
         check_is_fitted(self)
@@ -239,7 +252,15 @@ class DecisionTreeRegressor(RegressorMixin, BaseDecisionTree):
         The impurity: the variance of the targets in a node (leaves predict the mean),
         half the Poisson deviance (the mean; targets must be non-negative with a positive
         sum), or the mean absolute deviation from the median (the median; exact
-        splitters and per-node builders only).""" + _PARAMETERS
+        splitters and per-node builders only).
+    histogram_sums : {"float", "exact"}, default="float"
+        "exact": histograms of fixed-point sums that do not depend on the order of the
+        additions (``treelib.estimators.exact``), so that ``treelib.distributed.fit`` on
+        rows spread over a cluster grows this tree bit for bit; needs splitter="hist",
+        squared error, level-wise growth (builder None or "level_wise"), every feature,
+        no sample weights, missing values or categorical features.  The tree is then
+        the float histogram tree up to near-ties (its nodes numbered breadth first).""" \
+        + _PARAMETERS
 
     _criteria = REGRESSION_CRITERIA
 
@@ -247,7 +268,7 @@ class DecisionTreeRegressor(RegressorMixin, BaseDecisionTree):
                  max_depth=None, min_samples_split=2, min_samples_leaf=1,
                  min_impurity_decrease=0.0, max_leaf_nodes=None, max_features=None,
                  random_state=None, max_bins=255, categorical_features="from_dtype",
-                 categorical_splitter="partition", n_jobs=None):
+                 categorical_splitter="partition", n_jobs=None, histogram_sums="float"):
         super().__init__(criterion=criterion, splitter=splitter, builder=builder,
                          max_depth=max_depth, min_samples_split=min_samples_split,
                          min_samples_leaf=min_samples_leaf,
@@ -256,6 +277,7 @@ class DecisionTreeRegressor(RegressorMixin, BaseDecisionTree):
                          random_state=random_state, max_bins=max_bins,
                          categorical_features=categorical_features,
                          categorical_splitter=categorical_splitter, n_jobs=n_jobs)
+        self.histogram_sums = histogram_sums
 
     def fit(self, X, y, sample_weight=None):
         """Grow the tree on ``X`` (n_samples, n_features; NaN allowed with the "cumsum"
@@ -263,6 +285,11 @@ class DecisionTreeRegressor(RegressorMixin, BaseDecisionTree):
         ``sample_weight`` (default: 1)."""
         X, y, weights = self._validate_fit(X, y, sample_weight, y_numeric=True)
         y = check_target_range(np.asarray(y, dtype=np.float64))
+        if check_histogram_sums(self.histogram_sums) == "exact":
+            if weights is not None:
+                unsupported("sample_weight")
+            check_exact_tree(self, X.shape[1])
+            return fit_exact_tree(self, LocalParts([RowPart(X, y)]), X.shape[1])
         if self.criterion == "poisson":
             check_poisson_targets(y)
         return self._grow(X, y[:, None], weights)

@@ -180,13 +180,14 @@ class GrowthRecord:
 
     def split(self, node, feature, bin, missing_left, categories, sides, shrinkage):
         """Split ``node`` at ``bin`` of ``feature`` (or send ``categories`` left) into the
-        two ``sides`` [(G, H, rows)]; return the children's ids."""
+        two ``sides`` [(G, H, rows or their number)]; return the children's ids."""
         self.splits.append((node, feature, np.nan if categories is not None else float(bin),
                             missing_left, categories))
         first = 2 * len(self.splits) - 1
         for (G, H, rows), branch in zip(sides, (LEFT, RIGHT)):
             value = -G / (H + self.l2 + HESSIAN_EPSILON) * shrinkage
-            self.nodes.append((value, impurity(G, H, self.l2), len(rows), node, branch, H))
+            n = len(rows) if hasattr(rows, "__len__") else int(rows)
+            self.nodes.append((value, impurity(G, H, self.l2), n, node, branch, H))
         return [first, first + 1]
 
     def finish(self):

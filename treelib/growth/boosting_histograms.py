@@ -220,15 +220,25 @@ def best_splits(hist, sums, data, rules, roots):
     that they split whenever a candidate exists.  Returns, per node, ``(gain, feature,
     cut, n_left, G_L, H_L, order)`` or None.  O(m f B).
     """
-    GL, HL, NL, order = candidate_sums(hist, data)
+    return choose_splits(*candidate_sums(hist, data), sums, rules, roots,
+                         hist.h is not None)
+
+
+def choose_splits(GL, HL, NL, order, sums, rules, roots, hessians, GR=None):
+    """``best_splits`` from the left sums of every candidate cut, ``GL``, ``HL``, ``NL``
+    (m, f, C) and ``order`` as ``candidate_sums`` returns them; ``hessians``: whether
+    ``HL`` holds sums of hessians rather than counts; ``GR``: the right sums of
+    gradients when known more exactly than ``G - GL`` (``treelib.growth
+    .exact_boosting``)."""
     G, H, N = (v[:, None, None] for v in (sums.G, sums.H, sums.N))
     msl, min_hessian, l2 = (rules.min_samples_leaf, rules.min_hessian_to_split,
                             rules.l2_regularization)
     invalid = (NL < msl) | (NL > N - msl)
-    if hist.h is not None or min_hessian > msl:      # (counts of at least msl >= 1 pass)
+    if hessians or min_hessian > msl:                # (counts of at least msl >= 1 pass)
         invalid |= (HL < min_hessian) | (H - HL < min_hessian)
     with np.errstate(divide="ignore", invalid="ignore"):
-        gains = gain_from_sums(GL[..., None], HL, G[..., None], H, "newton", l2)
+        gains = gain_from_sums(GL[..., None], HL, G[..., None], H, "newton", l2,
+                               None if GR is None else GR[..., None])
         gains[invalid] = -np.inf
         m, f, n_cuts = gains.shape
         gains, GL, HL = (a.reshape(m, f * n_cuts) for a in (gains, GL, HL))

@@ -1,0 +1,136 @@
+"""``histogram_sums="exact"``: the estimators fitted from exact sums, on rows anywhere.
+
+``DecisionTreeRegressor(splitter="hist")`` and the HistGradientBoosting estimators take
+``histogram_sums="float"`` (their default: float histograms, as before) or ``"exact"``:
+fixed-point sums that do not depend on the order of the additions
+(``treelib.growth.exact_hist``, ``treelib.growth.exact_boosting``), so that a fit on rows
+split into blocks, on the workers of a cluster (``treelib.distributed.fit``), is the local
+fit bit for bit.  The fits here take a row provider (``treelib.growth.row_parts``): the
+local ``fit`` passes its one block of rows, ``treelib.distributed`` the cluster's blocks.
+The bin thresholds come from every block's distinct values and their counts, merged
+(``treelib.binning.thresholds_from_counts``: the local binning, bit for bit).
+
+Exact sums cover squared error (trees and boosting) and binary log-loss; anything else
+raises a ValueError that names it.
+"""
+
+import numpy as np
+
+from treelib.binning import thresholds_from_counts
+from treelib.counters import GrowthCounter
+from treelib.estimators.params import check_number
+from treelib.growth.boosting_grower import BoostingRules, on_features
+from treelib.growth.exact_boosting import boost_exact
+from treelib.growth.exact_hist import grow_exact_tree
+
+#: The options of ``histogram_sums``.
+HISTOGRAM_SUMS = ("float", "exact")
+
+
+def check_histogram_sums(value):
+    if not isinstance(value, str) or value not in HISTOGRAM_SUMS:
+        raise ValueError(f"histogram_sums must be one of {list(HISTOGRAM_SUMS)}; got "
+                         f"{value!r}")
+    return value
+
+
+def unsupported(option, why="histogram_sums='exact' does not support it"):
+    raise ValueError(f"{option}: {why}")
+
+
+def merged_thresholds(parts, max_bins):
+    """Every feature's bin thresholds from the blocks' merged distinct values and counts
+    (ValueError if a value is missing: exact sums take no NaN)."""
+    summary = parts.reduce("value_counts")
+    if summary.missing:
+        unsupported("X has missing values (NaN)")
+    return [thresholds_from_counts(v, c, max_bins)
+            for v, c in zip(summary.values, summary.counts)]
+
+
+def set_inputs(estimator, n_features):
+    """The input attributes a fit on arrays sets (no categorical feature)."""
+    estimator.n_features_in_ = n_features
+    estimator.is_categorical_ = np.zeros(n_features, dtype=bool)
+    estimator.categories_ = [None] * n_features
+
+
+def check_exact_tree(tree, n_features):
+    """Raise a ValueError naming what a tree with exact sums cannot do."""
+    if tree.splitter != "hist":
+        unsupported(f"splitter={tree.splitter!r}", "histogram_sums='exact' sums "
+                    "histograms: it needs splitter='hist'")
+    if tree.criterion != "squared_error":
+        unsupported(f"criterion={tree.criterion!r}", "histogram_sums='exact' supports "
+                    "criterion='squared_error' only")
+    if tree.builder not in (None, "level_wise"):
+        unsupported(f"builder={tree.builder!r}", "histogram_sums='exact' grows level-wise "
+                    "(builder=None or 'level_wise')")
+    if tree.max_leaf_nodes is not None:
+        unsupported(f"max_leaf_nodes={tree.max_leaf_nodes!r}", "histogram_sums='exact' "
+                    "grows level-wise and cannot stop at a number of leaves")
+    if tree.max_features is not None:
+        unsupported(f"max_features={tree.max_features!r}", "histogram_sums='exact' "
+                    "searches every feature (max_features=None)")
+    if np.any(getattr(tree, "is_categorical_", False)):
+        unsupported("categorical features")
+
+
+def fit_exact_tree(tree, parts, n_features):
+    """Fit the ``DecisionTreeRegressor`` ``tree`` on the rows of ``parts`` from exact
+    sums; sets ``tree_``, ``bin_thresholds_``, ``feature_importances_``,
+    ``max_features_`` and ``growth_counter_``."""
+    check_exact_tree(tree, n_features)
+    n = parts.n_rows
+    rules = tree._stopping_rules(n)
+    msl = tree._min_samples_leaf(n)
+    thresholds = merged_thresholds(parts, tree.max_bins)
+    parts.update("bin", thresholds)
+    tree.growth_counter_ = GrowthCounter()
+    tree.tree_ = grow_exact_tree(parts, thresholds, rules, msl, tree.growth_counter_)
+    tree.bin_thresholds_ = thresholds
+    tree.max_features_ = n_features
+    tree.feature_importances_ = tree.tree_.feature_importances(n_features)
+    return tree
+
+
+def check_exact_boosting(model, n_classes=None):
+    """Raise a ValueError naming what boosting with exact sums cannot do (after
+    ``do_early_stopping_`` is set)."""
+    if model.do_early_stopping_:
+        unsupported("early stopping", "histogram_sums='exact' boosts every iteration: "
+                    "set early_stopping=False (with 'auto' it is on above 10,000 rows)")
+    if model.sampling is not None:
+        unsupported(f"sampling={model.sampling!r}")
+    if isinstance(model.learning_rate, str):
+        unsupported(f"learning_rate={model.learning_rate!r}", "histogram_sums='exact' "
+                    "takes a fixed learning rate")
+    if n_classes is not None and n_classes > 2:
+        unsupported(f"{n_classes} classes", "histogram_sums='exact' supports the binary "
+                    "log-loss only")
+    if np.any(getattr(model, "is_categorical_", False)):
+        unsupported("categorical features")
+
+
+def fit_exact_boosting(model, parts, loss):
+    """Boost ``model`` (a HistGradientBoosting estimator whose parameters are checked) on
+    the rows of ``parts`` from exact sums; sets the fitted attributes a float fit sets."""
+    check_number("learning_rate", model.learning_rate, integer=False, low=0.0,
+                 low_open=True)
+    thresholds = merged_thresholds(parts, model.max_bins)
+    parts.update("bin", thresholds)
+    rules = BoostingRules(max_leaf_nodes=model.max_leaf_nodes, max_depth=model.max_depth,
+                          min_samples_leaf=model.min_samples_leaf,
+                          l2_regularization=float(model.l2_regularization))
+    model.growth_counter_ = GrowthCounter()
+    baseline, trees = boost_exact(parts, max(len(t) for t in thresholds) + 1, loss,
+                                  max_iter=model.max_iter, learning_rate=model.learning_rate,
+                                  rules=rules, counter=model.growth_counter_)
+    model.bin_thresholds_ = thresholds
+    model.trees_ = [[on_features(tree, thresholds) for tree in row] for row in trees]
+    model.baseline_ = baseline
+    model.step_sizes_ = np.full((len(trees), 1), float(model.learning_rate))
+    model.train_score_ = model.validation_score_ = np.zeros(0)
+    model.n_iter_ = len(trees)
+    model.n_trees_per_iteration_ = 1
+    return model
