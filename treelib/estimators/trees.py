@@ -288,6 +288,9 @@ class DecisionTreeRegressor(RegressorMixin, BaseDecisionTree):
         if check_histogram_sums(self.histogram_sums) == "exact":
             if weights is not None:
                 unsupported("sample_weight")
+            if self.n_jobs not in (None, 1):
+                unsupported(f"n_jobs={self.n_jobs!r}", "histogram_sums='exact' searches "
+                            "with one thread")
             check_exact_tree(self, X.shape[1])
             return fit_exact_tree(self, LocalParts([RowPart(X, y)]), X.shape[1])
         if self.criterion == "poisson":
