@@ -5,6 +5,8 @@ import-linter; the algorithms import numpy only):
 
 - book tooling: ``treelib.bench`` (the benchmarks behind the book's tables, one module
   each) and ``treelib.plotting``;
+- ``treelib.distributed`` fits on a Dask cluster from row partitions (the only module
+  that imports dask);
 - ``treelib.estimators``  scikit-learn-compatible trees, forests, oblivious trees, random
   decision trees and gradient boosting;
 - ``treelib.growth``      growth orders: which node is split next, when to stop (depth
@@ -17,6 +19,8 @@ import-linter; the algorithms import numpy only):
 - ``treelib.split``       a split, its threshold, the one tie rule;
 - ``treelib.criteria``, ``treelib.gains``, ``treelib.losses``   impurities, gains and
   their rounding bounds (each formula once), boosting losses;
+- ``treelib.sketch``, ``treelib.communication``: a mergeable quantile summary; the
+  bytes and time of a distributed level;
 - ``treelib.fixed_point``, ``treelib.segments``, ``treelib.counters``,
   ``treelib.validation``, ``treelib.datasets``: exact order-free sums, consecutive
   segments, explicit counters, input checks, data.

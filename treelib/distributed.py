@@ -54,8 +54,12 @@ SUPPORTED = (DecisionTreeRegressor, HistGradientBoostingRegressor,
 def local_cluster(n_workers=2):
     """``(cluster, client)``: a ``LocalCluster`` of ``n_workers`` single-threaded worker
     processes without a dashboard, and a client of it (close both when done)."""
-    cluster = LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True,
-                           dashboard_address=None)
+    import warnings
+
+    with warnings.catch_warnings():   # (its HTTP server moves if another cluster runs)
+        warnings.filterwarnings("ignore", message="Port .* is already in use")
+        cluster = LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True,
+                               dashboard_address=None)
     return cluster, Client(cluster)
 
 

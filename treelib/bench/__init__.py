@@ -16,6 +16,7 @@ Command line (``python -m treelib.bench --help``)::
     python -m treelib.bench boosting        # gradient boosting against its peers
     python -m treelib.bench forests         # ensembles against ensembles, forest fit time
     python -m treelib.bench distributed     # histograms on a LocalCluster: bytes and time
+    python -m treelib.bench parallel        # threads, scikit-learn's parallelism, a LocalCluster
 
 Each writes ``benchmarks/<file>.csv`` (``--output`` to change): one row per fit, after
 ``# key: value`` lines that record the machine it ran on.  Every fit runs with
@@ -37,6 +38,7 @@ from treelib.bench import (
     growth,
     methods,
     missing,
+    parallel,
     rdt_cost,
     subtraction,
     timing,
@@ -95,6 +97,9 @@ BENCHMARKS = {
                          "30 trees each on california and a9a, and the random forest's fit "
                          "time against scikit-learn's (about 20 minutes)", "forests"),
 }
+BENCHMARKS["parallel"] = Benchmark(parallel, "n_jobs 1 and 2 in the level-wise growers, "
+                                   "scikit-learn's parallelism, a LocalCluster's latency and "
+                                   "bandwidth (about 10 minutes)", "parallel")
 BENCHMARKS["boosting"] = Benchmark(boosting, "gradient boosting against scikit-learn, "
                                    "LightGBM and XGBoost; line search; GOSS (minutes)",
                                    "boosting")

@@ -35,6 +35,7 @@ from treelib.finders import Finder
 from treelib.finders.categorical import STRATEGIES, Categories
 from treelib.growth import StoppingRules, check_builder, grow, without_zero_weights
 from treelib.growth.row_parts import LocalParts, RowPart
+from treelib.growth.threads import check_n_jobs
 from treelib.validation import check_sample_weight, check_target_range
 
 #: The splitters that accept missing values (NaN) in X.
@@ -49,8 +50,10 @@ class BaseDecisionTree(BaseEstimator):
     def __init__(self, *, criterion, splitter="cumsum", builder=None, max_depth=None,
                  min_samples_split=2, min_samples_leaf=1, min_impurity_decrease=0.0,
                  max_leaf_nodes=None, max_features=None, random_state=None, max_bins=255,
-                 categorical_features="from_dtype", categorical_splitter="partition"):
+                 categorical_features="from_dtype", categorical_splitter="partition",
+                 n_jobs=None):
         self.criterion = criterion
+        self.n_jobs = n_jobs
         self.categorical_features = categorical_features
         self.categorical_splitter = categorical_splitter
         self.splitter = splitter
@@ -100,6 +103,10 @@ class BaseDecisionTree(BaseEstimator):
         builder = check_builder(self.builder or ("best_first" if max_leaf_nodes is not None
                                                  else "depth_first"))
         max_features = resolve_max_features(self.max_features, n_features)
+        n_jobs = check_n_jobs(self.n_jobs)
+        if self.n_jobs not in (None, 1) and builder != "level_wise":
+            raise ValueError(f"n_jobs={self.n_jobs!r} divides a level's search among "
+                             f"threads: it needs builder='level_wise', got {builder!r}")
         categories = None
         if self.is_categorical_.any():
             if self.categorical_splitter not in STRATEGIES:
@@ -110,7 +117,7 @@ class BaseDecisionTree(BaseEstimator):
         finder = Finder(self.splitter, self.criterion,
                         min_samples_leaf=self._min_samples_leaf(n_samples),
                         max_features=max_features, rng=numpy_rng(self.random_state),
-                        max_bins=self.max_bins, categories=categories)
+                        max_bins=self.max_bins, categories=categories, n_jobs=n_jobs)
         rules = self._stopping_rules(n_samples, max_leaf_nodes)
         X, Y, weights = without_zero_weights(X, Y, weights)   # (before binning too)
         self.tree_ = grow(builder, finder.prepare(X), Y, finder, rules, weights=weights)
@@ -209,6 +216,10 @@ default="from_dtype"
         categories by their mean target (exact for squared error and two classes, a
         heuristic for more classes), or one category against the rest
         (``treelib.finders.categorical``).
+    n_jobs : int or None, default=None
+        Threads that share each level's split search with ``builder="level_wise"``, a
+        group of features each (``treelib.growth.threads``); None is 1, -1 every core.
+        The tree is the same for every value.  Other builders need None or 1.
 
     Attributes
     ----------
@@ -257,7 +268,7 @@ class DecisionTreeRegressor(RegressorMixin, BaseDecisionTree):
                  max_depth=None, min_samples_split=2, min_samples_leaf=1,
                  min_impurity_decrease=0.0, max_leaf_nodes=None, max_features=None,
                  random_state=None, max_bins=255, categorical_features="from_dtype",
-                 categorical_splitter="partition", histogram_sums="float"):
+                 categorical_splitter="partition", n_jobs=None, histogram_sums="float"):
         super().__init__(criterion=criterion, splitter=splitter, builder=builder,
                          max_depth=max_depth, min_samples_split=min_samples_split,
                          min_samples_leaf=min_samples_leaf,
@@ -265,7 +276,7 @@ class DecisionTreeRegressor(RegressorMixin, BaseDecisionTree):
                          max_leaf_nodes=max_leaf_nodes, max_features=max_features,
                          random_state=random_state, max_bins=max_bins,
                          categorical_features=categorical_features,
-                         categorical_splitter=categorical_splitter)
+                         categorical_splitter=categorical_splitter, n_jobs=n_jobs)
         self.histogram_sums = histogram_sums
 
     def fit(self, X, y, sample_weight=None):
@@ -277,6 +288,9 @@ class DecisionTreeRegressor(RegressorMixin, BaseDecisionTree):
         if check_histogram_sums(self.histogram_sums) == "exact":
             if weights is not None:
                 unsupported("sample_weight")
+            if self.n_jobs not in (None, 1):
+                unsupported(f"n_jobs={self.n_jobs!r}", "histogram_sums='exact' searches "
+                            "with one thread")
             check_exact_tree(self, X.shape[1])
             return fit_exact_tree(self, LocalParts([RowPart(X, y)]), X.shape[1])
         if self.criterion == "poisson":
@@ -308,7 +322,7 @@ class DecisionTreeClassifier(ClassifierMixin, BaseDecisionTree):
                  max_depth=None, min_samples_split=2, min_samples_leaf=1,
                  min_impurity_decrease=0.0, max_leaf_nodes=None, max_features=None,
                  random_state=None, max_bins=255, categorical_features="from_dtype",
-                 categorical_splitter="partition"):
+                 categorical_splitter="partition", n_jobs=None):
         super().__init__(criterion=criterion, splitter=splitter, builder=builder,
                          max_depth=max_depth, min_samples_split=min_samples_split,
                          min_samples_leaf=min_samples_leaf,
@@ -316,7 +330,7 @@ class DecisionTreeClassifier(ClassifierMixin, BaseDecisionTree):
                          max_leaf_nodes=max_leaf_nodes, max_features=max_features,
                          random_state=random_state, max_bins=max_bins,
                          categorical_features=categorical_features,
-                         categorical_splitter=categorical_splitter)
+                         categorical_splitter=categorical_splitter, n_jobs=n_jobs)
 
     def fit(self, X, y, sample_weight=None):
         """Grow the tree on ``X`` (n_samples, n_features; NaN allowed with the "cumsum"

@@ -75,10 +75,14 @@ class Finder:
     categories : treelib.finders.categorical.Categories or None
         Which features are categorical (their values are category codes) and how they
         are split; None: every feature is numeric.
+    n_jobs : int, default=1
+        Threads among which the level-wise growers divide a level's search, a group of
+        features each (``treelib.growth.threads``); the tree is the same for every value.
+        The per-node growers search with one thread.
     """
 
     def __init__(self, splitter, criterion, *, min_samples_leaf=1, max_features=None,
-                 rng=None, max_bins=255, subtract=True, categories=None):
+                 rng=None, max_bins=255, subtract=True, categories=None, n_jobs=1):
         self.splitter = splitter if splitter == RANDOM_TREE else check_splitter(splitter)
         self.criterion = check_criterion(criterion)
         self.min_samples_leaf = check_min_samples_leaf(min_samples_leaf)
@@ -90,6 +94,9 @@ class Finder:
         self.rng = rng
         self.subtract = bool(subtract)
         self.categories = categories
+        if isinstance(n_jobs, bool) or not isinstance(n_jobs, int) or n_jobs < 1:
+            raise ValueError(f"n_jobs must be a positive integer; got {n_jobs!r}")
+        self.n_jobs = n_jobs
         if categories is not None and splitter not in ("naive", "scan", "cumsum", "hist"):
             raise ValueError(f"splitter={splitter!r} does not split categorical features; "
                              "use 'cumsum' or 'hist'")

@@ -13,6 +13,8 @@ from typing import Callable
 
 import numpy as np
 
+from treelib.growth.threads import run_chunks
+
 
 @dataclass
 class ChunkScores:
@@ -50,7 +52,7 @@ def grid_scores(gains, slots, labels, features, bounds_at, cap):
                        bounds_at=lambda at: bounds_at(row[at], column[at]), cap=cap)
 
 
-def best_cuts(n_nodes, chunks, scores):
+def best_cuts(n_nodes, chunks, scores, n_jobs=1):
     """The best cut of each of ``n_nodes`` nodes, as ``treelib.split.best_cut`` picks it.
 
     ``chunks`` lists the features in groups (every feature once, in increasing order);
@@ -62,22 +64,38 @@ def best_cuts(n_nodes, chunks, scores):
     reference bound``; the lowest feature, then the lowest label, among tied cuts wins.
     A tied cut's gain is within twice the node's bound cap of the best, so only the cuts
     that close to the best gain seen so far are kept, with their bounds, as contenders;
-    the rule is applied to them at the end.  O(candidates) numpy work in O(chunks) calls
-    of ``scores``.
+    the rule is applied to them at the end.  With ``n_jobs`` threads
+    (``treelib.growth.threads``) each group is scored and pruned against its own best
+    gains, which are at most the node's best, so no tied cut is ever pruned: the rule
+    then sees the same tied cuts, and picks the same cut, for every ``n_jobs``.
+    O(candidates) numpy work in O(chunks) calls of ``scores``.
     """
-    running_max = np.full(n_nodes, -np.inf)
-    kept = []                          # (node, feature, label, gain, bound)
-    for chunk in chunks:
-        scored = scores(chunk)
-        gains, node = scored.gains, scored.node
-        if len(gains):
-            group = scored.feature * n_nodes + node          # sorted: runs of one group
-            first = np.flatnonzero(np.concatenate([[True], group[1:] != group[:-1]]))
-            np.maximum.at(running_max, node[first], np.maximum.reduceat(gains, first))
-        floor = running_max - 2 * scored.cap(running_max)
-        at = np.flatnonzero(np.isfinite(gains) & (gains >= floor[node]))
-        kept.append((node[at], scored.feature[at], scored.label[at], gains[at],
-                     scored.bounds_at(at)))
+    if n_jobs == 1:                    # one running best, shared by the groups in turn
+        shared = np.full(n_nodes, -np.inf)
+        kept = [contenders(scores(chunk), shared) for chunk in chunks]
+    else:
+        kept = run_chunks(lambda chunk: contenders(scores(chunk),
+                                                   np.full(n_nodes, -np.inf)),
+                          chunks, n_jobs)
+    return choose(n_nodes, kept)
+
+
+def contenders(scored, running_max):
+    """The cuts of one group's ``ChunkScores`` that may be tied with their node's best:
+    ``(node, feature, label, gain, bound)``, those within twice the bound cap of
+    ``running_max`` (per node, the best gain seen so far, which this updates)."""
+    gains, node = scored.gains, scored.node
+    if len(gains):
+        group = scored.feature * len(running_max) + node         # sorted: runs of one group
+        first = np.flatnonzero(np.concatenate([[True], group[1:] != group[:-1]]))
+        np.maximum.at(running_max, node[first], np.maximum.reduceat(gains, first))
+    floor = running_max - 2 * scored.cap(running_max)
+    at = np.flatnonzero(np.isfinite(gains) & (gains >= floor[node]))
+    return (node[at], scored.feature[at], scored.label[at], gains[at], scored.bounds_at(at))
+
+
+def choose(n_nodes, kept):
+    """The tie rule of ``best_cuts`` applied to the contenders ``kept`` of every group."""
     node, feature, label, gain, bound = (np.concatenate(part) for part in zip(*kept))
     order = np.lexsort((label, feature, node))                 # node, then feature, label
     node, feature, gain, bound, label = (a[order] for a in (node, feature, gain, bound, label))

@@ -34,6 +34,7 @@ import numpy as np
 from treelib.criteria import NodeStatistics, node_statistics
 from treelib.gains import bound_cap, gain_from_sums, gain_rounding_bound
 from treelib.growth.level_cuts import ChunkScores, best_cuts
+from treelib.growth.threads import feature_chunks, run_chunks
 from treelib.segments import segment_ids, segment_starts, segmented_cumsum
 from treelib.split import midpoint
 from treelib.tree import LEFT, RIGHT, TreeRecorder
@@ -82,24 +83,27 @@ def grow_level_wise_exact(data, Y, finder, rules, counter=None, weights=None):
     classes = class_codes(Y, criterion, weights)
     index = np.int32 if len(Y) < 2**31 else np.intp
     columns = np.ascontiguousarray(np.asarray(data).T)
-    order = np.argsort(columns, axis=1, kind="stable").astype(index)
+    order = np.empty(columns.shape, dtype=index)
+    x_sorted = np.empty_like(columns)
+
+    def sort_rows(rows):                     # each feature sorted once, in threads
+        order[rows] = np.argsort(columns[rows], axis=1, kind="stable")
+        x_sorted[rows] = np.take_along_axis(columns[rows], order[rows], axis=1)
+
+    run_chunks(sort_rows, feature_chunks(columns.shape[0], 4 * len(Y), finder.n_jobs),
+               finder.n_jobs)
     level = Level(node_ids=root, counts=np.array([len(Y)]), nodes=root_node, order=order,
-                  x_sorted=np.take_along_axis(columns, order, axis=1))
-    del columns
+                  x_sorted=x_sorted)
+    columns = None                           # (the sorted copy is all we keep)
     depth, total_weight = 0, float(root_node.weight[0])
     while level is not None:
         if counter is not None:
             counter.searched(depth, len(level.counts), level.order.shape[1])
             counter.held(level.order.nbytes + level.x_sorted.nbytes)
         level = grow_level(level, Y, weights, stats, classes, criterion, min_samples_leaf,
-                           depth, rules, tree, total_weight)
+                           depth, rules, tree, total_weight, finder.n_jobs)
         depth += 1
     return tree.finish()
-
-
-#: Features scored together: as many as keep a chunk's temporary arrays (positions x
-#: features x statistics) below this many values.
-CHUNK_VALUES = 2**21
 
 
 def class_codes(Y, criterion, weights):
@@ -205,32 +209,26 @@ def feature_scores(level, stats, weights, classes, features, criterion, min_samp
                                                       nodes.scale))
 
 
-def feature_chunks(level, width):
-    """The features in groups (ranges) small enough to score together
-    (``CHUNK_VALUES``), with ``width`` values per position and feature."""
-    n_features, n_active = level.order.shape
-    size = max(1, min(n_features, CHUNK_VALUES // max(1, n_active * width)))
-    return [range(j, min(j + size, n_features)) for j in range(0, n_features, size)]
-
-
 def grow_level(level, Y, weights, stats, classes, criterion, min_samples_leaf, depth, rules,
-               tree, total_weight):
+               tree, total_weight, n_jobs=1):
     """Split every node of ``level`` at once; return the next level (None if no node of
     it may split).
 
     Adds all the children to ``tree`` (the leaves too), re-centres ``stats`` on them
     (squared error), and keeps in the next level only the children that may split.
-    O(f n_active k) numpy work.
+    O(f n_active k) numpy work, the search and the partition of the rows divided among
+    ``n_jobs`` threads by groups of features (``treelib.growth.threads``).
     """
     counts = level.counts
     starts, segment = segment_starts(counts), segment_ids(counts)
     n_active = level.order.shape[1]
 
     # 1. Every node's best cut; the nodes whose cut passes the rules split.
+    width = 1 if classes is not None else stats.shape[1]
     feature, cut, gain = best_cuts(
-        len(counts), feature_chunks(level, 1 if classes is not None else stats.shape[1]),
+        len(counts), feature_chunks(level.order.shape[0], n_active * width, n_jobs),
         lambda features: feature_scores(level, stats, weights, classes, features,
-                                        criterion, min_samples_leaf))
+                                        criterion, min_samples_leaf), n_jobs)
     splitting = ~rules.rejects(gain, total_weight)
     parents = np.flatnonzero(splitting)
     if len(parents) == 0:
@@ -276,9 +274,13 @@ def grow_level(level, Y, weights, stats, classes, criterion, min_samples_leaf, d
     plan = partition_plan(counts, n_left, keep_left, keep_right)
     order = np.empty((level.order.shape[0], plan[2]), dtype=level.order.dtype)
     x_sorted = np.empty((level.order.shape[0], plan[2]), dtype=level.x_sorted.dtype)
-    for j in range(level.order.shape[0]):
-        order[j], x_sorted[j] = partition(plan, goes_left[level.order[j]],
-                                          [level.order[j], level.x_sorted[j]])
+
+    def move(rows):                          # every feature's row, in threads
+        for j in rows:
+            order[j], x_sorted[j] = partition(plan, goes_left[level.order[j]],
+                                              [level.order[j], level.x_sorted[j]])
+
+    run_chunks(move, feature_chunks(level.order.shape[0], 4 * n_active, n_jobs), n_jobs)
     return Level(node_ids=child_ids[keep], counts=child_counts[keep],
                  nodes=select(child, keep), order=order, x_sorted=x_sorted)
 

@@ -28,11 +28,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from treelib.counters import GrowthCounter
 from treelib.criteria import NodeStatistics, node_statistics
 from treelib.gains import bound_cap, gain_from_sums, gain_rounding_bound
 from treelib.growth.level_cuts import best_cuts, grid_scores
 from treelib.growth.level_histograms import feature_histograms, sparse_sums
-from treelib.growth.level_wise import CHUNK_VALUES, partition, partition_plan, select
+from treelib.growth.level_wise import partition, partition_plan, select
+from treelib.growth.threads import feature_chunks
 from treelib.segments import segment_ids, segment_starts
 from treelib.split import MISSING_BIN
 from treelib.tree import LEFT, RIGHT, TreeRecorder
@@ -230,21 +232,28 @@ def grow_level(level, codes, Y, weights, stats, finder, rules, depth, tree, n_bi
         if counter is not None:
             counter.held(store[1][0].nbytes + store[1][1].nbytes)
 
-    # 2. Every node's best cut, one feature at a time; the nodes whose cut passes the
+    # 2. Every node's best cut, a group of features at a time (in ``finder.n_jobs``
+    #    threads, each counting into its own counter); the nodes whose cut passes the
     #    rules split.
+    chunk_counters = []
+
     def scores(features):
+        own = None
+        if counter is not None:
+            own = GrowthCounter()
+            chunk_counters.append(own)
         return feature_scores(level, codes, stats, features, criterion, min_samples_leaf,
-                              n_bins, counter, store, weights is not None)
+                              n_bins, own, store, weights is not None)
 
     if counter is not None:
         counter.subtracted_histograms += int(level.derived.sum()) * codes.shape[1]
-    n_features = codes.shape[1]
     # (the small nodes' sorted runs hold about four times the exact grower's temporaries)
-    size = max(1, min(n_features, CHUNK_VALUES // max(1, 4 * len(level.samples) * (width + 1),
-                                                      int((counts >= n_bins).sum()) * n_bins
-                                                      * (width + 1))))
-    chunks = [list(range(j, min(j + size, n_features))) for j in range(0, n_features, size)]
-    feature, bin_, gain = best_cuts(len(counts), chunks, scores)
+    per_feature = max(4 * len(level.samples) * (width + 1),
+                      int((counts >= n_bins).sum()) * n_bins * (width + 1))
+    chunks = feature_chunks(codes.shape[1], per_feature, finder.n_jobs)
+    feature, bin_, gain = best_cuts(len(counts), chunks, scores, finder.n_jobs)
+    if counter is not None:
+        counter.histogram_pairs += sum(own.histogram_pairs for own in chunk_counters)
     splitting = ~rules.rejects(gain, total_weight)
     parents = np.flatnonzero(splitting)
     if len(parents) == 0:

@@ -1,0 +1,167 @@
+"""Chapter 18 ("Beyond one core and one machine"): its teaching code against treelib, and
+the claims its text makes, checked on data (no timings).
+
+``part_histogram`` / ``best_bin`` build one feature's histogram from a worker's rows and
+read the best cut from a histogram; ``merge_value_counts`` (exercise 3) merges the workers'
+distinct values and counts.
+"""
+
+import functools
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tests.conftest import notebook_cells
+from treelib import fixed_point
+from treelib.bench import load_results
+from treelib.binning import bin_features, bin_thresholds, thresholds_from_counts
+from treelib.communication import Network, histogram_bytes, simulate_fit, spark_passes
+from treelib.counters import GrowthCounter
+from treelib.criteria import one_hot
+from treelib.datasets import load_california_housing, load_libsvm
+from treelib.estimators import DecisionTreeRegressor
+from treelib.finders import Finder
+from treelib.growth import StoppingRules, grow
+from treelib.sketch import merge, merged_counts, prune, sketch_thresholds, summarize
+
+NS = notebook_cells("18_beyond_one_machine.ipynb")
+part_histogram, best_bin = NS["part_histogram"], NS["best_bin"]
+merge_value_counts = NS["merge_value_counts"]
+SCHEMES = ("allreduce", "reduce_scatter", "tree", "feature_parallel")
+
+
+@pytest.fixture(scope="module")
+def california():
+    X, y = load_california_housing(return_X_y=True)
+    codes, thresholds = bin_features(X, 255)
+    return X, y, codes, thresholds
+
+
+def four_parts(n):
+    return np.array_split(np.arange(n), 4)
+
+
+def test_the_best_bin_is_treelibs_root_split(california):
+    X, y, codes, thresholds = california
+    z = y - y.mean()
+    gains = [best_bin(*part_histogram(codes[:, j], z, 256)) for j in range(X.shape[1])]
+    feature = int(np.argmax([g for _, g in gains]))
+    tree = DecisionTreeRegressor(splitter="hist", max_depth=1).fit(X, y).tree_
+    assert tree.feature[0] == feature
+    assert np.float32(tree.threshold[0]) == np.float32(thresholds[feature][gains[feature][0]])
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(1, 6))
+def test_parts_histograms_add_up_to_the_whole(seed, n_parts):
+    rng = np.random.default_rng(seed)
+    codes = rng.integers(0, 12, 300)
+    z = rng.normal(size=300)
+    cuts = np.sort(rng.integers(0, 301, n_parts - 1))
+    pieces = [part_histogram(c, v, 12) for c, v in zip(np.split(codes, cuts),
+                                                      np.split(z, cuts))]
+    counts, sums = part_histogram(codes, z, 12)
+    assert np.array_equal(sum(p[0] for p in pieces), counts)
+    np.testing.assert_allclose(sum(p[1] for p in pieces), sums, rtol=0, atol=1e-12)
+
+
+def test_four_parts_choose_the_split_of_all_rows(california):
+    _, y, codes, _ = california
+    z = y - y.mean()
+    pieces = [part_histogram(codes[rows, 0], z[rows], 256) for rows in four_parts(len(y))]
+    added = sum(p[0] for p in pieces), sum(p[1] for p in pieces)
+    assert best_bin(*added)[0] == best_bin(*part_histogram(codes[:, 0], z, 256))[0]
+    # the message (4 KiB) is smaller than a part's values of the feature
+    assert 256 * 2 * 8 < len(four_parts(len(y))[0]) * 8
+
+
+def test_float_order_matters_and_fixed_point_digits_do_not(california):
+    _, y, codes, _ = california
+    z = y - y.mean()
+    parts = four_parts(len(y))
+    sums = [part_histogram(codes[rows, 0], z[rows], 256)[1] for rows in parts]
+    left_to_right = ((sums[0] + sums[1]) + sums[2]) + sums[3]
+    pairwise = (sums[0] + sums[1]) + (sums[2] + sums[3])
+    assert (left_to_right != pairwise).any()
+    np.testing.assert_allclose(left_to_right, pairwise, rtol=0, atol=1e-9)
+    grid = fixed_point.make_grid(np.abs(z).max(), len(z))
+    digits = fixed_point.to_digits(z, grid)
+    per_part = [np.stack([np.bincount(codes[rows, 0], weights=digits[rows, t], minlength=256)
+                          for t in range(grid.limbs)], axis=-1) for rows in parts]
+    a = ((per_part[0] + per_part[1]) + per_part[2]) + per_part[3]
+    b = (per_part[3] + per_part[1]) + (per_part[0] + per_part[2])
+    assert np.array_equal(fixed_point.to_float(a, grid), fixed_point.to_float(b, grid))
+
+
+@pytest.mark.parametrize("splitter", ["hist", "cumsum"])
+def test_the_tree_does_not_depend_on_n_jobs(california, splitter):
+    X, y, _, _ = california
+    trees = [DecisionTreeRegressor(splitter=splitter, builder="level_wise", max_depth=12,
+                                   n_jobs=n_jobs).fit(X, y).tree_ for n_jobs in (1, 2, 4)]
+    for tree in trees[1:]:
+        for field in ("feature", "threshold", "value", "children_left", "impurity"):
+            assert np.array_equal(getattr(trees[0], field), getattr(tree, field))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(1, 6))
+def test_merge_value_counts_is_treelibs(seed, n_parts):
+    rng = np.random.default_rng(seed)
+    x = rng.integers(0, 30, 200) * 0.5
+    parts = [np.unique(p, return_counts=True) for p in np.array_split(x, n_parts)]
+    mine = merge_value_counts(parts)
+    for a, b in zip(mine, merged_counts(parts)):
+        assert np.array_equal(a, b)
+    assert np.array_equal(thresholds_from_counts(*mine, 16), bin_thresholds(x, 16))
+
+
+def test_the_sketch_stays_within_its_guarantee_on_income(california):
+    X = california[0]
+    income = np.sort(X[:, 0])
+    targets = np.linspace(0, 1, 256)[1:-1] * len(income)
+    for size in (8, 64, 1024):
+        leaves = [prune(summarize(p), size) for p in np.array_split(X[:, 0], 16)]
+        sketch = prune(functools.reduce(merge, leaves), size)
+        cuts = sketch_thresholds(sketch, 255)
+        below = np.searchsorted(income, cuts, side="left")
+        upto = np.searchsorted(income, cuts, side="right")
+        gap = np.maximum(below[None] - targets[:, None], targets[:, None] - upto[None])
+        actual = np.maximum(gap, 0).min(axis=1).max() / len(income)
+        assert actual <= sketch.rank_error() + 1e-12 <= 1 / size + 2e-12
+
+
+def test_deep_levels_outweigh_california(california):
+    X = california[0]
+    assert histogram_bytes(2**8, 8, 255, 2) > X.nbytes > histogram_bytes(2**5, 8, 255, 2)
+
+
+def test_the_simulated_scaling_the_text_describes():
+    _, info = load_results("parallel")
+    network = Network(float(info["network alpha (s)"]), float(info["network beta (bytes/s)"]))
+    per_pair = 40e-9
+    for scheme in SCHEMES:
+        one = simulate_fit(scheme, 1, 20_640, 8, 10, network, per_pair)["seconds"]
+        assert all(simulate_fit(scheme, p, 20_640, 8, 10, network, per_pair)["seconds"] > one
+                   for p in (2, 8, 64, 1000))
+        big = [simulate_fit(scheme, p, 10**9, 50, 10, network, per_pair)["seconds"]
+               for p in (1, 8, 100)]
+        assert big[0] / big[1] > 7 and big[0] / big[2] > 10
+
+
+def test_spark_passes_of_the_text():
+    assert [spark_passes(2**d, 100, 32) for d in (10, 11, 12)] == [1, 1, 2]
+    passes = [spark_passes(2**d, 1000, 32) for d in range(12)]
+    assert next(d for d, p in enumerate(passes) if p > 1) == 9
+
+
+def test_a_random_decision_tree_is_one_pass_per_level():
+    a9a = load_libsvm("a9a")
+    counter = GrowthCounter()
+    finder = Finder("random_tree", "gini", min_samples_leaf=4, rng=np.random.default_rng(0))
+    grow("level_wise", a9a.X_train, one_hot(a9a.y_train, 2), finder,
+         StoppingRules(max_depth=12), counter)
+    assert counter.levels == 12
+    assert counter.samples_per_depth[0] == len(a9a.y_train)
+    assert max(counter.samples_per_depth) <= len(a9a.y_train)
