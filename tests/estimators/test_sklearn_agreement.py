@@ -163,13 +163,6 @@ def test_entropy_and_gini_trees_equal_scikit_learns(name, criterion, data):
     compare(ours, theirs, X, y)
 
 
-FEATURE_IMPORTANCES_BUG = pytest.mark.xfail(
-    strict=True, reason="library bug: Tree.feature_importances counts a CART split's "
-    "missing-value child (its left or right child) twice, see tests/test_tree.py::"
-    "test_feature_importances_of_a_cart_tree_count_each_child_once")
-
-
-@FEATURE_IMPORTANCES_BUG
 @pytest.mark.parametrize("criterion", ["gini", "entropy"])
 def test_feature_importances_sum_to_one(criterion, data):
     ours, _, X, _ = fit_both("random_classification", data, criterion=criterion,
@@ -213,7 +206,6 @@ def test_the_one_tie_at_depth_six_on_california_housing(data):
     assert found <= {(0, 0), (1, 0)} and (1, 0) in found
 
 
-@FEATURE_IMPORTANCES_BUG
 def test_feature_importances_equal_scikit_learns_without_ties(data):
     ours, theirs, X, y = fit_both("california_housing", data, max_depth=5)
     assert compare(ours, theirs, X, y) == (0, 0)
