@@ -117,11 +117,6 @@ def test_l2_shrinks_the_newton_gain():
     assert gain_from_sums(*args, l2=1.0) == 6.0
 
 
-@pytest.mark.xfail(strict=True, reason="library bug: gain_rounding_bound sums the entropy "
-                   "terms c log2 c without absolute values, and with sample weights below 1 "
-                   "they are negative: the bound goes negative, a cut is no longer tied "
-                   "with itself, and best_cut returns an arbitrary cut (best_split on a "
-                   "pure node with weights 0.25 and 0.5 splits a constant feature)")
 def test_rounding_bounds_are_never_negative():
     bound = gain_rounding_bound(np.array([0.5, 0.0]), 0.5, np.array([1.0, 0.0]), 1.0,
                                 "entropy", np.array([1.0, 0.0]))
@@ -131,3 +126,21 @@ def test_rounding_bounds_are_never_negative():
     split = best_split(X, [1, 1, 1], criterion="entropy",
                        sample_weight=[0.25, 0.5, 0.5])
     assert split is None or split.feature == 1            # feature 0 is constant
+
+
+@settings(max_examples=150, deadline=None)
+@given(cut=weighted_cuts(st.integers(0, 2).map(float)),
+       small=hnp.arrays(np.float64, 25, elements=st.sampled_from([0.01, 0.125, 0.3, 0.75])))
+def test_entropy_gain_with_weights_below_one_is_within_its_bound(cut, small):
+    # weights below 1: the terms c log2 c are negative, the bound takes their |.|
+    y, _, goes_left = cut
+    w = small[:len(y)]
+    stats = (y[:, None] == np.arange(3)) * w[:, None]
+    sum_left, total = stats[goes_left].sum(axis=0), stats.sum(axis=0)
+    w_left, w_total = float(np.sum(w[goes_left])), float(np.sum(w))
+    gain = gain_from_sums(sum_left, w_left, total, w_total, "entropy")
+    bound = gain_rounding_bound(sum_left, w_left, total, w_total, "entropy", total,
+                                n_terms=len(y))
+    assert bound >= 0
+    exact = exact_split_gain(y, goes_left, "entropy", w)
+    assert abs(Fraction(float(gain)) - exact) <= Fraction(float(bound))

@@ -96,7 +96,8 @@ def gain_rounding_bound(sum_left, w_left, total, w, criterion, abs_total=None, g
 
     - the final arithmetic, a few roundings of each term: ``4 EPS`` times the sum of the
       absolute values of the terms (squared error and Gini:
-      ``sum_k S_Lk**2/W_L + S_Rk**2/W_R + S_k**2/W``; entropy: its ``c log2 c`` terms;
+      ``sum_k S_Lk**2/W_L + S_Rk**2/W_R + S_k**2/W``; entropy: its ``|c log2 c|`` terms
+      (negative for weights below 1, hence the absolute values);
       Poisson: its three ``S log(S/W)`` terms);
     - for sums of real-valued statistics (``abs_total`` given: the node's sums of
       ``|Y|``), the error of the sums themselves.  Any partial sum of n terms is off by at
@@ -116,9 +117,10 @@ def gain_rounding_bound(sum_left, w_left, total, w, criterion, abs_total=None, g
     sum_right, w_right = total - sum_left, w - w_left
     n = w if n_terms is None else n_terms
     if criterion == "entropy":
-        terms = (xlog2x(w) + np.sum(xlog2x(total), axis=-1) + xlog2x(w_left)
-                 + np.sum(xlog2x(sum_left), axis=-1) + xlog2x(w_right)
-                 + np.sum(xlog2x(sum_right), axis=-1))
+        # |c log2 c|: with weights below 1 a term c log2 c is negative
+        terms = sum(np.abs(xlog2x(weight)) + np.sum(np.abs(xlog2x(counts)), axis=-1)
+                    for weight, counts in ((w, total), (w_left, sum_left),
+                                           (w_right, sum_right)))
         slope = None if abs_total is None else (             # d(W H)/dc = log2(W / c)
             np.abs(np.log2(np.expand_dims(w_left, -1) / np.maximum(sum_left, EPS)))
             + np.abs(np.log2(np.expand_dims(w_right, -1) / np.maximum(sum_right, EPS))))
