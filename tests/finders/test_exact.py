@@ -343,9 +343,7 @@ def weighted_node(draw, criterion, max_n=16, missing=False):
                 mask = draw(hnp.arrays(np.bool_, n)) if pattern != "all" else np.ones(n, bool)
                 X[mask, j] = np.nan
     y = targets_for(draw, criterion, n)
-    # entropy: no weight below 1 (negative rounding bounds, see tests/test_gains.py::
-    # test_rounding_bounds_are_never_negative)
-    pool = [1.0, 2.0, 3.0] if criterion == "entropy" else [0.5, 1.0, 2.0, 3.0]
+    pool = [0.5, 1.0, 2.0, 3.0]
     weights = draw(st.none() | hnp.arrays(np.float64, n, elements=st.sampled_from(pool)))
     return X, y, weights, draw(st.integers(1, 3))
 
