@@ -383,16 +383,24 @@ def test_weighted_trees_with_missing_values_equal_scikit_learns():
         assert_predictions_agree(ours, theirs, X, y, "squared_error", w)
 
 
-@pytest.mark.xfail(strict=True, reason="library bug: with missing values and "
-                   "min_samples_leaf > 1 the cumsum finder never tries the cuts whose "
-                   "present values left are fewer than min_samples_leaf, missing values "
-                   "left (tests/finders/test_exact.py::"
-                   "test_missing_values_left_count_towards_min_samples_leaf)")
 def test_trees_with_missing_values_and_min_samples_leaf_equal_scikit_learns():
-    # scikit-learn splits {nan, 0} | {1, 1}; treelib finds no split
+    # {nan, 0} | {1, 1}: the missing value makes the left child big enough
     X, y = np.array([[np.nan], [0.0], [1.0], [1.0]]), np.array([0.0, 0.0, 1.0, 1.0])
     ours, theirs = fit_pair("squared_error", X, y, min_samples_leaf=2)
-    compare_with_scikit_learn(ours.tree_, theirs, X, y, "squared_error")
+    assert compare_with_scikit_learn(ours.tree_, theirs, X, y, "squared_error") == (0, 0)
+    assert ours.get_n_leaves() == 2
+
+
+@pytest.mark.parametrize("criterion", ["squared_error", "poisson", "gini"])
+def test_larger_trees_with_missing_values_and_min_samples_leaf_equal_scikit_learns(
+        criterion):
+    X, y = problem(criterion)
+    X = with_missing_values(X, 0.2, [0, 1], seed=1)
+    X = with_missing_values(X, 0.5, [2], seed=2)
+    ours, theirs = fit_pair(criterion, X, y, max_depth=8, min_samples_leaf=7)
+    ties, diverging = compare_with_scikit_learn(ours.tree_, theirs, X, y, criterion)
+    if diverging == 0:
+        assert_predictions_agree(ours, theirs, X, y, criterion)
 
 
 # --- the histogram tree against HistGradientBoosting ------------------------------------------

@@ -371,19 +371,15 @@ def assert_brute_force_split(split, expected, X, y, criterion, weights, bound):
 @given(data=st.data())
 def test_cumsum_with_missing_values_equals_brute_force(criterion, data):
     # every threshold with the missing values right, the +inf cut, and every threshold
-    # with them left, scored exactly; weights included.  (min_samples_leaf = 1: with more,
-    # see test_missing_values_left_count_towards_min_samples_leaf.)
-    X, y, weights, _ = data.draw(weighted_node(criterion, missing=True))
-    split = best_split(X, y, "cumsum", criterion=criterion, sample_weight=weights)
-    expected = brute_force_best(X, y, criterion, 1, weights)
+    # with them left, scored exactly; weights and min_samples_leaf included (a child's
+    # size counts the missing values it receives)
+    X, y, weights, min_samples_leaf = data.draw(weighted_node(criterion, missing=True))
+    split = best_split(X, y, "cumsum", criterion=criterion, sample_weight=weights,
+                       min_samples_leaf=min_samples_leaf)
+    expected = brute_force_best(X, y, criterion, min_samples_leaf, weights)
     assert_brute_force_split(split, expected, X, y, criterion, weights, identity_bound)
 
 
-@pytest.mark.xfail(strict=True, reason="library bug: exact_split takes candidate_cuts' "
-                   "min_samples_leaf mask, which counts the present values left of a cut "
-                   "only, for the cuts that send the missing values left too: a left child "
-                   "of enough samples with its missing values is never tried (scikit-learn "
-                   "and the hist finder try it)")
 def test_missing_values_left_count_towards_min_samples_leaf():
     # x <= 0.5 with the missing value left: {nan, 0} | {1, 1}, pure children of two
     # samples each; every other cut leaves one sample alone

@@ -183,16 +183,19 @@ def exact_split(X, Y, criterion="squared_error", min_samples_leaf=1, scorer="cum
     categorical and how to split them (``treelib.finders.categorical``).  O(f n log n) to
     sort, plus the scorer's cost."""
     n = len(X)
-    order, x_sorted, valid = candidate_cuts(X, min_samples_leaf)
     numeric = np.ones(X.shape[1], bool) if categories is None else categories.counts < 0
     n_missing = np.where(numeric, np.isnan(X).sum(axis=0), 0)
+    # with missing values a child also holds the missing samples (left or right): its
+    # size is known only once their direction is, so min_samples_leaf is applied below
+    order, x_sorted, valid = candidate_cuts(X, 1 if n_missing.any() else min_samples_leaf)
     if n_missing.any():
         if scorer != "cumsum" or criterion == "absolute_error":
             raise ValueError(f"splitter={scorer!r} with criterion={criterion!r} does not "
                              "handle missing values; use splitter 'cumsum' or 'hist' with "
                              "a criterion other than absolute_error")
         gains, bounds = cumsum_gains(Y, order, valid, criterion, weights, n_missing)
-        # min_samples_leaf for the cuts that move the missing samples with them
+        # min_samples_leaf on the children's sizes, the missing samples counted where
+        # they go: right in the first n - 1 rows, left in the last n - 1
         n_left = np.broadcast_to(np.arange(1, n)[:, None], (n - 1, X.shape[1]))
         gains[:n - 1][(n_left < min_samples_leaf) | (n - n_left < min_samples_leaf)] = -np.inf
         left_total = n_left + n_missing
