@@ -164,6 +164,8 @@ def identity_bound(y_node, goes_left, criterion, weights=None):
         mean = sum(v * u for v, u in zip(values, w)) / sum(w)
         shift = mean if criterion == "squared_error" else 0
         stats = [[(v - shift) * u] for v, u in zip(values, w)]      # centred or not
+        if criterion == "poisson":                 # and the counts of positive targets
+            stats = [row + [Fraction(int(row[0] > 0))] for row in stats]
     else:
         classes = sorted(set(np.asarray(y_node).tolist()))
         stats = [[u * (label == c) for c in classes]
@@ -181,11 +183,14 @@ def identity_bound(y_node, goes_left, criterion, weights=None):
 def loss_bound(y_node, goes_left, criterion, weights=None):
     """The rounding bound of a gain that subtracts the children's losses from the
     node's, each a float sum of n terms (treelib's naive finder and running medians):
-    ``4 (n + 2) EPS`` times the three losses."""
+    ``4 (n + 2) EPS`` times the three losses (Poisson: plus 3 S each, S the node's
+    weighted sum, as ``naive_gains``)."""
     goes_left = np.asarray(goes_left, dtype=bool)
     w = np.ones(len(y_node)) if weights is None else np.asarray(weights, dtype=np.float64)
     total = sum(float(exact_loss(y_node[part], criterion, w[part]))
                 for part in (slice(None), goes_left, ~goes_left))
+    if criterion == "poisson":          # terms of both signs: |terms| <= loss + 2 S, + S
+        total += 3 * 2 * float(np.sum(np.asarray(y_node, np.float64) * w))
     return 4 * (len(y_node) + 2) * EPS * total
 
 

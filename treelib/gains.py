@@ -30,6 +30,23 @@ def xlogx(c):
     return c * np.log(np.where(c > 0, c, 1.0))
 
 
+def poisson_parts(sums):
+    """Poisson's statistics (``treelib.criteria.node_statistics``) hold 2k columns: the
+    sums of the weighted targets, then the counts of positive targets.  Returns the two
+    halves of ``sums`` (..., 2k)."""
+    k = sums.shape[-1] // 2
+    return sums[..., :k], sums[..., k:]
+
+
+def poisson_has_counts(positives_left, positives):
+    """Whether both children of each cut hold a positive target (in every column), from
+    the exact counts of positive targets of the left child and of the node (..., k).  A
+    child without one would predict no count at all: not a candidate, as in
+    scikit-learn.  Decided on counts, not on the sum ``S - S_L``, which rounding can leave
+    at 1e-16 for a child of zeros."""
+    return np.all((positives_left > 0) & (positives - positives_left > 0), axis=-1)
+
+
 def gain_from_sums(sum_left, w_left, total, w, criterion, l2=0.0):
     """Gain of cuts, ``W I(node) - W_L I(L) - W_R I(R)``, from the left child's sums.
 
@@ -45,8 +62,10 @@ def gain_from_sums(sum_left, w_left, total, w, criterion, l2=0.0):
       subtraction of large squares loses the gain's digits (chapter 2);
     - entropy: ``W H = W log2 W - sum_k c_k log2 c_k`` for each of the three nodes;
     - Poisson (half the Poisson deviance): ``S_L log(S_L/W_L) + S_R log(S_R/W_R) -
-      S log(S/W)``, the terms ``sum y log y`` cancelling; a child whose sum is not
-      positive predicts no count at all and is not a candidate (-inf);
+      S log(S/W)``, the terms ``sum y log y`` cancelling; the statistics hold the
+      weighted targets then the counts of positive targets (``poisson_parts``), and a
+      child without a positive target predicts no count at all and is not a candidate
+      (-inf, ``poisson_has_counts``);
     - Newton (gradient boosting): the sums are of gradients G, the weights of hessians
       H, and the gain is the decrease of the second-order loss,
       ``G_L**2/(H_L + l2) + G_R**2/(H_R + l2) - G**2/(H + l2)``: the variance-to-sum
@@ -64,12 +83,17 @@ def gain_from_sums(sum_left, w_left, total, w, criterion, l2=0.0):
         return w_entropy(w, total) - w_entropy(w_left, sum_left) - w_entropy(w_right,
                                                                              total - sum_left)
     if criterion == "poisson":
-        sum_right = total - sum_left
-        positive = np.all((sum_left > 0) & (sum_right > 0), axis=-1)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            gain = np.sum(sum_left * np.log(sum_left / np.expand_dims(w_left, -1))
-                          + sum_right * np.log(sum_right / np.expand_dims(w_right, -1))
-                          - total * np.log(total / np.expand_dims(w, -1)), axis=-1)
+        (sum_left, positives_left), (total, positives) = poisson_parts(sum_left), \
+            poisson_parts(total)
+        # a child with counts whose sum S - S_L rounds to 0 or below: S log S -> 0
+        sum_right = np.maximum(total - sum_left, 0.0)
+        positive = poisson_has_counts(positives_left, positives)
+
+        def s_log_mean(s, weight):            # S log(S / W), 0 for S = 0
+            with np.errstate(divide="ignore", invalid="ignore"):
+                return s * np.log(np.where(s > 0, s / np.expand_dims(weight, -1), 1.0))
+        gain = np.sum(s_log_mean(sum_left, w_left) + s_log_mean(sum_right, w_right)
+                      - s_log_mean(total, w), axis=-1)
         return np.where(positive, gain, -np.inf)
     if l2:
         w_left, w_right, w = w_left + l2, w_right + l2, w + l2
@@ -124,7 +148,11 @@ def gain_rounding_bound(sum_left, w_left, total, w, criterion, abs_total=None, g
         slope = None if abs_total is None else (             # d(W H)/dc = log2(W / c)
             np.abs(np.log2(np.expand_dims(w_left, -1) / np.maximum(sum_left, EPS)))
             + np.abs(np.log2(np.expand_dims(w_right, -1) / np.maximum(sum_right, EPS))))
-    elif criterion == "poisson":
+    elif criterion == "poisson":                     # the counts columns are exact
+        (sum_left, _), (total, _) = poisson_parts(sum_left), poisson_parts(total)
+        sum_right = total - sum_left
+        if abs_total is not None:
+            abs_total = poisson_parts(np.asarray(abs_total))[0]
         with np.errstate(divide="ignore", invalid="ignore"):
             means = [np.where(s > 0, s / np.expand_dims(v, -1), 1.0)
                      for s, v in ((sum_left, w_left), (sum_right, w_right), (total, w))]

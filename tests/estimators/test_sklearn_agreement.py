@@ -235,11 +235,11 @@ def test_slow_splitters_agree_on_a_subsample(splitter, data):
 
 def counts_regression(n=300, seed=5, jitter=True):
     """Counts (Poisson) driven by two of four features.  With ``jitter``, every count
-    plus a uniform fraction in [0.05, 0.5): positive rates, no two equal, so that no node
-    holds equal targets nor a child only zeros (treelib splits the first and picks the
-    second: test_poisson_trees_of_equal_counts_are_leaves_as_in_scikit_learn, and
-    tests/finders/test_exact.py::test_a_poisson_child_of_zeros_is_refused_whatever_the_
-    rounding)."""
+    plus a uniform fraction in [0.05, 0.5): positive rates, no two equal.  Without it,
+    equal targets and zeros (test_poisson_trees_of_equal_counts_are_leaves_as_in_scikit_
+    learn); the other Poisson tests keep the jitter because without it, with float
+    weights, test_weighted_trees_equal_scikit_learns[poisson-floats] finds a leaf facing
+    a split of scikit-learn's at one node (not investigated yet)."""
     rng = np.random.default_rng(seed)
     X = rng.normal(size=(n, 4)).astype(np.float32).astype(np.float64)
     y = rng.poisson(np.exp(0.6 * X[:, 0] - 0.4 * X[:, 1] + 0.5)).astype(np.float64)
@@ -324,14 +324,13 @@ def test_poisson_and_absolute_error_trees_equal_scikit_learns(criterion):
             assert ours.tree_.value[node, 0] == np.median(y[leaf == node])
 
 
-@pytest.mark.xfail(strict=True, reason="library bug: treelib's Poisson impurity of a node "
-                   "of equal counts is a rounding error above 0 (y = 10, 10: 6.2e-15), so "
-                   "the growers split it; scikit-learn's is 0 and leaves it a leaf")
 def test_poisson_trees_of_equal_counts_are_leaves_as_in_scikit_learn():
     X, y = counts_regression(jitter=False)
     w = np.random.default_rng(11).integers(1, 5, size=len(y)).astype(np.float64)
     ours, theirs = fit_pair("poisson", X, y, w)
-    compare_with_scikit_learn(ours.tree_, theirs, X, y, "poisson", w)
+    ties, diverging = compare_with_scikit_learn(ours.tree_, theirs, X, y, "poisson", w)
+    if diverging == 0:
+        assert_predictions_agree(ours, theirs, X, y, "poisson", w)
 
 
 def test_zero_weights_are_dropped_rows_as_in_scikit_learn():

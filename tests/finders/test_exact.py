@@ -395,9 +395,6 @@ def test_missing_values_left_count_towards_min_samples_leaf():
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_every_splitter_with_weights_equals_brute_force(splitter, criterion, data):
-    if (splitter, criterion) == ("naive", "poisson"):
-        pytest.skip("library bug: test_the_naive_finder_never_chooses_a_poisson_child_"
-                    "without_counts")
     X, y, weights, min_samples_leaf = data.draw(weighted_node(criterion, max_n=12))
     split = best_split(X, y, splitter, criterion=criterion,
                        min_samples_leaf=min_samples_leaf, sample_weight=weights)
@@ -424,20 +421,12 @@ def test_a_poisson_child_without_counts_is_never_chosen(splitter):
         best_split(X, -y, splitter, criterion="poisson")
 
 
-@pytest.mark.xfail(strict=True, reason="library bug: naive_gains scores a Poisson child "
-                   "without counts from its impurity (0), as a pure child, where "
-                   "gain_from_sums (scan, cumsum, hist) and scikit-learn refuse it")
 def test_the_naive_finder_never_chooses_a_poisson_child_without_counts():
     X, y = poisson_node_with_a_zero_child()
     split = best_split(X, y, "naive", criterion="poisson")
     assert (split.threshold, split.n_left) == (1.5, 3)
 
 
-@pytest.mark.xfail(strict=True, reason="library bug: the Poisson gain (gain_from_sums) "
-                   "tells a child without counts by its sum total - sum_left, which "
-                   "rounding leaves at 1e-16 instead of 0: the child of zeros is then a "
-                   "candidate, and the best one (in 402 of 2,000 random nodes of 9 to 19 "
-                   "rates ending in zeros); scikit-learn refuses it")
 @pytest.mark.parametrize("splitter", SPLITTERS)
 def test_a_poisson_child_of_zeros_is_refused_whatever_the_rounding(splitter):
     X = np.arange(9.0)[:, None]
