@@ -164,8 +164,6 @@ def identity_bound(y_node, goes_left, criterion, weights=None):
         mean = sum(v * u for v, u in zip(values, w)) / sum(w)
         shift = mean if criterion == "squared_error" else 0
         stats = [[(v - shift) * u] for v, u in zip(values, w)]      # centred or not
-        if criterion == "poisson":                 # and the counts of positive targets
-            stats = [row + [Fraction(int(row[0] > 0))] for row in stats]
     else:
         classes = sorted(set(np.asarray(y_node).tolist()))
         stats = [[u * (label == c) for c in classes]

@@ -35,12 +35,6 @@ def sums(stats, w, goes_left):
             np.array([np.sum(stats)]), float(np.sum(w)), np.array([np.sum(np.abs(stats))]))
 
 
-def poisson_sums(y, w, goes_left):
-    """``sums`` of Poisson's statistics: the weighted targets, then the counts of
-    positive targets (``treelib.criteria.node_statistics``)."""
-    stats = np.column_stack([y * w, (y * w > 0).astype(np.float64)])
-    return (stats[goes_left].sum(axis=0), float(np.sum(w[goes_left])), stats.sum(axis=0),
-            float(np.sum(w)), np.abs(stats).sum(axis=0))
 
 
 # --- Poisson ---------------------------------------------------------------------------------
@@ -53,12 +47,17 @@ def test_poisson_gain_is_the_deviance_removed_within_its_bound(cut):
     weights = np.ones(len(y)) if w is None else w
     if np.sum(y) == 0:
         y[0] = 1.0                      # Poisson regression needs a positive total
-    sum_left, w_left, total, w_total, abs_total = poisson_sums(y, weights, goes_left)
-    gain = gain_from_sums(sum_left, w_left, total, w_total, "poisson")
+    sum_left, w_left, total, w_total, abs_total = sums(y * weights, weights, goes_left)
+    positive = (y > 0).astype(np.float64)                  # counts of positive targets
+    counts = np.array([positive[goes_left].sum()]), np.array([positive.sum()])
+    gain = gain_from_sums(sum_left, w_left, total, w_total, "poisson", positives_left=counts[0],
+                          positives=counts[1])
     if not y[goes_left].any() or not y[~goes_left].any():
         # a child without counts would predict 0: never a candidate
         assert gain == -np.inf
-        assert score_cuts(sum_left, w_left, total, w_total, "poisson", abs_total)[0] == -np.inf
+        stats = np.concatenate([sum_left, counts[0]]), np.concatenate([total, counts[1]])
+        assert score_cuts(stats[0], w_left, stats[1], w_total, "poisson",
+                          np.concatenate([abs_total, counts[1]]))[0] == -np.inf
         return
     bound = gain_rounding_bound(sum_left, w_left, total, w_total, "poisson", abs_total,
                                 n_terms=len(y))
@@ -69,19 +68,23 @@ def test_poisson_gain_is_the_deviance_removed_within_its_bound(cut):
 
 def test_poisson_gain_by_hand():
     # y = 0, 2 | 4, 6: S log(S / W) terms 2 log 1 + 10 log 5 - 12 log 3
-    # (the statistics: sums of y, then counts of positive y)
-    gain = gain_from_sums(np.array([2.0, 1.0]), 2, np.array([12.0, 3.0]), 4, "poisson")
+    gain = gain_from_sums(np.array([2.0]), 2, np.array([12.0]), 4, "poisson")
     assert gain == pytest.approx(10 * np.log(5) - 12 * np.log(3), rel=1e-15)
 
 
 def test_a_poisson_child_of_zeros_is_told_by_its_count_not_its_sum():
     # rates summing to 1.0000000000000002 left, 1.0 in all: the right child's sum is
     # -2e-16 (or +1e-16 in another order), its count of positive targets exactly 0
-    left, total = np.array([0.1 + 0.2 + 0.7, 3.0]), np.array([1.0, 3.0])
-    assert gain_from_sums(left, 3.0, total, 4.0, "poisson") == -np.inf
+    left, total = np.array([0.1 + 0.2 + 0.7]), np.array([1.0])
+    counts = {"positives_left": np.array([3.0]), "positives": np.array([3.0])}
+    assert gain_from_sums(left, 3.0, total, 4.0, "poisson", **counts) == -np.inf
+    # the finders' statistics (``score_cuts``): sums, then counts
+    assert score_cuts(np.array([left[0], 3.0]), 3.0, np.array([1.0, 3.0]), 4.0,
+                      "poisson", np.array([1.0, 3.0]))[0] == -np.inf
     # one positive target right, however small its sum: a candidate
-    left, total = np.array([1.0, 3.0]), np.array([1.0 + 1e-300, 4.0])
-    assert np.isfinite(gain_from_sums(left, 3.0, total, 4.0, "poisson"))
+    counts = {"positives_left": np.array([3.0]), "positives": np.array([4.0])}
+    left, total = np.array([1.0]), np.array([1.0 + 1e-300])
+    assert np.isfinite(gain_from_sums(left, 3.0, total, 4.0, "poisson", **counts))
 
 
 # --- Newton ------------------------------------------------------------------------------------

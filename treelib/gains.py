@@ -30,10 +30,14 @@ def xlogx(c):
     return c * np.log(np.where(c > 0, c, 1.0))
 
 
-def poisson_parts(sums):
-    """Poisson's statistics (``treelib.criteria.node_statistics``) hold 2k columns: the
-    sums of the weighted targets, then the counts of positive targets.  Returns the two
-    halves of ``sums`` (..., 2k)."""
+def split_statistics(sums, criterion):
+    """Sums of statistics laid out as ``treelib.criteria.node_statistics`` lays them out,
+    split into the sums the formulas take (..., k) and, for Poisson, whose 2k columns end
+    with the counts of positive targets, those counts (..., k); None for the other
+    criteria."""
+    if criterion != "poisson" or sums is None:
+        return sums, None
+    sums = np.asarray(sums)
     k = sums.shape[-1] // 2
     return sums[..., :k], sums[..., k:]
 
@@ -47,7 +51,8 @@ def poisson_has_counts(positives_left, positives):
     return np.all((positives_left > 0) & (positives - positives_left > 0), axis=-1)
 
 
-def gain_from_sums(sum_left, w_left, total, w, criterion, l2=0.0):
+def gain_from_sums(sum_left, w_left, total, w, criterion, l2=0.0, positives_left=None,
+                   positives=None):
     """Gain of cuts, ``W I(node) - W_L I(L) - W_R I(R)``, from the left child's sums.
 
     ``sum_left`` (..., k) holds the sums of the statistics over the left child of each
@@ -62,10 +67,11 @@ def gain_from_sums(sum_left, w_left, total, w, criterion, l2=0.0):
       subtraction of large squares loses the gain's digits (chapter 2);
     - entropy: ``W H = W log2 W - sum_k c_k log2 c_k`` for each of the three nodes;
     - Poisson (half the Poisson deviance): ``S_L log(S_L/W_L) + S_R log(S_R/W_R) -
-      S log(S/W)``, the terms ``sum y log y`` cancelling; the statistics hold the
-      weighted targets then the counts of positive targets (``poisson_parts``), and a
-      child without a positive target predicts no count at all and is not a candidate
-      (-inf, ``poisson_has_counts``);
+      S log(S/W)``, the terms ``sum y log y`` cancelling; a child without a positive
+      target predicts no count at all and is not a candidate (-inf,
+      ``poisson_has_counts``), told by ``positives_left`` and ``positives``, the counts
+      of positive targets of the left child and the node (the finders' statistics hold
+      them: ``split_statistics``), else by the sums (exact only for integer counts);
     - Newton (gradient boosting): the sums are of gradients G, the weights of hessians
       H, and the gain is the decrease of the second-order loss,
       ``G_L**2/(H_L + l2) + G_R**2/(H_R + l2) - G**2/(H + l2)``: the variance-to-sum
@@ -83,8 +89,8 @@ def gain_from_sums(sum_left, w_left, total, w, criterion, l2=0.0):
         return w_entropy(w, total) - w_entropy(w_left, sum_left) - w_entropy(w_right,
                                                                              total - sum_left)
     if criterion == "poisson":
-        (sum_left, positives_left), (total, positives) = poisson_parts(sum_left), \
-            poisson_parts(total)
+        if positives_left is None:         # exact only if the sums are: integer counts
+            positives_left, positives = sum_left, total
         # a child with counts whose sum S - S_L rounds to 0 or below: S log S -> 0
         sum_right = np.maximum(total - sum_left, 0.0)
         positive = poisson_has_counts(positives_left, positives)
@@ -148,11 +154,7 @@ def gain_rounding_bound(sum_left, w_left, total, w, criterion, abs_total=None, g
         slope = None if abs_total is None else (             # d(W H)/dc = log2(W / c)
             np.abs(np.log2(np.expand_dims(w_left, -1) / np.maximum(sum_left, EPS)))
             + np.abs(np.log2(np.expand_dims(w_right, -1) / np.maximum(sum_right, EPS))))
-    elif criterion == "poisson":                     # the counts columns are exact
-        (sum_left, _), (total, _) = poisson_parts(sum_left), poisson_parts(total)
-        sum_right = total - sum_left
-        if abs_total is not None:
-            abs_total = poisson_parts(np.asarray(abs_total))[0]
+    elif criterion == "poisson":
         with np.errstate(divide="ignore", invalid="ignore"):
             means = [np.where(s > 0, s / np.expand_dims(v, -1), 1.0)
                      for s, v in ((sum_left, w_left), (sum_right, w_right), (total, w))]
@@ -198,12 +200,17 @@ def bound_cap(total, w, criterion, abs_total=None, max_gain=0.0, n_terms=None, s
 
 def score_cuts(sum_left, w_left, total, w, criterion, abs_total=None, n_terms=None,
                l2=0.0):
-    """``(gains, bounds)`` of cuts from their left sums: ``gain_from_sums`` and
-    ``gain_rounding_bound`` together, with cuts that leave a side without weight scored
-    ``-inf`` (bound 0).  Same shapes as ``gain_from_sums``."""
+    """``(gains, bounds)`` of cuts from the left sums of their statistics (as
+    ``treelib.criteria.node_statistics`` lays them out, ``split_statistics``):
+    ``gain_from_sums`` and ``gain_rounding_bound`` together, with cuts that leave a side
+    without weight scored ``-inf`` (bound 0).  Same shapes as ``gain_from_sums``."""
     w_left = np.asarray(w_left)
+    (sum_left, positives_left), (total, positives) = (split_statistics(sum_left, criterion),
+                                                      split_statistics(total, criterion))
+    abs_total = split_statistics(abs_total, criterion)[0]
     with np.errstate(divide="ignore", invalid="ignore"):
-        gains = gain_from_sums(sum_left, w_left, total, w, criterion, l2)
+        gains = gain_from_sums(sum_left, w_left, total, w, criterion, l2, positives_left,
+                               positives)
         bounds = gain_rounding_bound(sum_left, w_left, total, w, criterion, abs_total,
                                      gains, n_terms, l2)
     both_sides = (w_left > 0) & (w_left < w) & np.isfinite(gains)
