@@ -181,11 +181,14 @@ def identity_bound(y_node, goes_left, criterion, weights=None):
 def loss_bound(y_node, goes_left, criterion, weights=None):
     """The rounding bound of a gain that subtracts the children's losses from the
     node's, each a float sum of n terms (treelib's naive finder and running medians):
-    ``4 (n + 2) EPS`` times the three losses."""
+    ``4 (n + 2) EPS`` times the three losses (Poisson: plus 3 S each, S the node's
+    weighted sum, as ``naive_gains``)."""
     goes_left = np.asarray(goes_left, dtype=bool)
     w = np.ones(len(y_node)) if weights is None else np.asarray(weights, dtype=np.float64)
     total = sum(float(exact_loss(y_node[part], criterion, w[part]))
                 for part in (slice(None), goes_left, ~goes_left))
+    if criterion == "poisson":          # terms of both signs: |terms| <= loss + 2 S, + S
+        total += 3 * 2 * float(np.sum(np.asarray(y_node, np.float64) * w))
     return 4 * (len(y_node) + 2) * EPS * total
 
 

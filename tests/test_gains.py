@@ -35,6 +35,8 @@ def sums(stats, w, goes_left):
             np.array([np.sum(stats)]), float(np.sum(w)), np.array([np.sum(np.abs(stats))]))
 
 
+
+
 # --- Poisson ---------------------------------------------------------------------------------
 
 
@@ -46,11 +48,16 @@ def test_poisson_gain_is_the_deviance_removed_within_its_bound(cut):
     if np.sum(y) == 0:
         y[0] = 1.0                      # Poisson regression needs a positive total
     sum_left, w_left, total, w_total, abs_total = sums(y * weights, weights, goes_left)
-    gain = gain_from_sums(sum_left, w_left, total, w_total, "poisson")
-    if sum_left[0] == 0 or sum_left[0] == total[0]:
+    positive = (y > 0).astype(np.float64)                  # counts of positive targets
+    counts = np.array([positive[goes_left].sum()]), np.array([positive.sum()])
+    gain = gain_from_sums(sum_left, w_left, total, w_total, "poisson", positives_left=counts[0],
+                          positives=counts[1])
+    if not y[goes_left].any() or not y[~goes_left].any():
         # a child without counts would predict 0: never a candidate
         assert gain == -np.inf
-        assert score_cuts(sum_left, w_left, total, w_total, "poisson", abs_total)[0] == -np.inf
+        stats = np.concatenate([sum_left, counts[0]]), np.concatenate([total, counts[1]])
+        assert score_cuts(stats[0], w_left, stats[1], w_total, "poisson",
+                          np.concatenate([abs_total, counts[1]]))[0] == -np.inf
         return
     bound = gain_rounding_bound(sum_left, w_left, total, w_total, "poisson", abs_total,
                                 n_terms=len(y))
@@ -63,6 +70,21 @@ def test_poisson_gain_by_hand():
     # y = 0, 2 | 4, 6: S log(S / W) terms 2 log 1 + 10 log 5 - 12 log 3
     gain = gain_from_sums(np.array([2.0]), 2, np.array([12.0]), 4, "poisson")
     assert gain == pytest.approx(10 * np.log(5) - 12 * np.log(3), rel=1e-15)
+
+
+def test_a_poisson_child_of_zeros_is_told_by_its_count_not_its_sum():
+    # rates summing to 1.0000000000000002 left, 1.0 in all: the right child's sum is
+    # -2e-16 (or +1e-16 in another order), its count of positive targets exactly 0
+    left, total = np.array([0.1 + 0.2 + 0.7]), np.array([1.0])
+    counts = {"positives_left": np.array([3.0]), "positives": np.array([3.0])}
+    assert gain_from_sums(left, 3.0, total, 4.0, "poisson", **counts) == -np.inf
+    # the finders' statistics (``score_cuts``): sums, then counts
+    assert score_cuts(np.array([left[0], 3.0]), 3.0, np.array([1.0, 3.0]), 4.0,
+                      "poisson", np.array([1.0, 3.0]))[0] == -np.inf
+    # one positive target right, however small its sum: a candidate
+    counts = {"positives_left": np.array([3.0]), "positives": np.array([4.0])}
+    left, total = np.array([1.0]), np.array([1.0 + 1e-300])
+    assert np.isfinite(gain_from_sums(left, 3.0, total, 4.0, "poisson", **counts))
 
 
 # --- Newton ------------------------------------------------------------------------------------
@@ -117,11 +139,6 @@ def test_l2_shrinks_the_newton_gain():
     assert gain_from_sums(*args, l2=1.0) == 6.0
 
 
-@pytest.mark.xfail(strict=True, reason="library bug: gain_rounding_bound sums the entropy "
-                   "terms c log2 c without absolute values, and with sample weights below 1 "
-                   "they are negative: the bound goes negative, a cut is no longer tied "
-                   "with itself, and best_cut returns an arbitrary cut (best_split on a "
-                   "pure node with weights 0.25 and 0.5 splits a constant feature)")
 def test_rounding_bounds_are_never_negative():
     bound = gain_rounding_bound(np.array([0.5, 0.0]), 0.5, np.array([1.0, 0.0]), 1.0,
                                 "entropy", np.array([1.0, 0.0]))
@@ -131,3 +148,21 @@ def test_rounding_bounds_are_never_negative():
     split = best_split(X, [1, 1, 1], criterion="entropy",
                        sample_weight=[0.25, 0.5, 0.5])
     assert split is None or split.feature == 1            # feature 0 is constant
+
+
+@settings(max_examples=150, deadline=None)
+@given(cut=weighted_cuts(st.integers(0, 2).map(float)),
+       small=hnp.arrays(np.float64, 25, elements=st.sampled_from([0.01, 0.125, 0.3, 0.75])))
+def test_entropy_gain_with_weights_below_one_is_within_its_bound(cut, small):
+    # weights below 1: the terms c log2 c are negative, the bound takes their |.|
+    y, _, goes_left = cut
+    w = small[:len(y)]
+    stats = (y[:, None] == np.arange(3)) * w[:, None]
+    sum_left, total = stats[goes_left].sum(axis=0), stats.sum(axis=0)
+    w_left, w_total = float(np.sum(w[goes_left])), float(np.sum(w))
+    gain = gain_from_sums(sum_left, w_left, total, w_total, "entropy")
+    bound = gain_rounding_bound(sum_left, w_left, total, w_total, "entropy", total,
+                                n_terms=len(y))
+    assert bound >= 0
+    exact = exact_split_gain(y, goes_left, "entropy", w)
+    assert abs(Fraction(float(gain)) - exact) <= Fraction(float(bound))

@@ -117,11 +117,6 @@ def cart_chain(depth):
     return recorder.finish()
 
 
-@pytest.mark.xfail(strict=True, reason="library bug: Tree.node_depth walks children_missing "
-                   "as a third child, and in a CART tree it is the left or right child "
-                   "again, so each level's frontier repeats nodes and doubles down a chain: "
-                   "get_depth of a 47-node chain takes 612 MiB and 5 s; california_housing "
-                   "at full depth (tests/bench) asks for 23 GB")
 def test_node_depth_visits_every_node_once():
     import tracemalloc
 
@@ -256,11 +251,6 @@ def test_feature_importances_are_scikit_learns_on_its_own_tree():
     assert np.count_nonzero(ours) >= 2
 
 
-@pytest.mark.xfail(strict=True, reason="library bug: Tree.feature_importances subtracts "
-                   "the W I of children_missing as a third child's, and in a CART tree it "
-                   "is the left or right child again, counted twice (the importances of "
-                   "random_classification's gini tree in test_sklearn_agreement: a negative "
-                   "total gain, importances summing to -3322)")
 def test_feature_importances_of_a_cart_tree_count_each_child_once():
     X = np.array([[0, 0], [0, 1], [0, 1], [1, 0], [1, 0]], dtype=float)
     y = np.array([0.0, 1.0, 1.0, 10.0, 10.0])

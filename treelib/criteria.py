@@ -98,8 +98,8 @@ class NodeStatistics(NamedTuple):
 
     value: np.ndarray        # (nodes, k) the prediction
     impurity: np.ndarray     # (nodes,)
-    stats: np.ndarray        # (n, k) what the split finders add up, per sample
-    totals: np.ndarray       # (nodes, k) sums of stats
+    stats: np.ndarray        # (n, k) what the split finders add up, per sample (2k: Poisson)
+    totals: np.ndarray       # (nodes, k) sums of stats (2k: Poisson)
     abs_totals: object       # (nodes, k) sums of |stats|, or None where sums are exact
     weight: np.ndarray       # (nodes,) W: the nodes' sample weights (or sample counts)
     scale: np.ndarray        # (nodes, k) largest |stats / w| in the node
@@ -142,8 +142,11 @@ def node_statistics(Y_rows, counts, criterion, weights=None):
       node's weighted mean, times its weight, centred in two steps (first minus the
       node's first target, exact for a constant node and free of any large offset, then
       minus the weighted mean of what is left), so a constant node has impurity exactly
-      0.  Poisson and absolute error: the weighted target itself.  Classification: the
-      weighted one-hot rows (without weights, counts: exact);
+      0.  Absolute error: the weighted target itself.  Poisson: the weighted targets
+      (k columns), then k columns of 1 where a weighted target is positive: their sums
+      count a child's positive targets exactly, and a child whose count is 0 has no
+      counts to predict (``treelib.gains.gain_from_sums``), whatever the rounding of its
+      sums.  Classification: the weighted one-hot rows (without weights, counts: exact);
     - ``totals``, ``abs_totals``: the sums of ``stats`` and of ``|stats|`` over each node
       (``abs_totals`` bound the rounding of any partial sum; None for exact counts);
     - ``weight``: each node's total weight (its number of samples without weights);
@@ -170,9 +173,11 @@ def node_statistics(Y_rows, counts, criterion, weights=None):
                               np.maximum.reduceat(np.abs(centred), starts, axis=0))
     if criterion in ("poisson", "absolute_error"):
         stats = Y_rows * w[:, None]
+        if criterion == "poisson":          # and the counts of positive targets
+            stats = np.hstack([stats, (stats > 0).astype(np.float64)])
         totals = np.add.reduceat(stats, starts, axis=0)
         if criterion == "poisson":
-            value = totals / size
+            value = totals[:, :Y_rows.shape[1]] / size
             # sum of w y log(y / mean), term by term as scikit-learn sums it: exactly 0
             # for a constant node (the form sum y log y - S log(S / W) leaves a residue)
             with np.errstate(divide="ignore", invalid="ignore"):

@@ -30,7 +30,29 @@ def xlogx(c):
     return c * np.log(np.where(c > 0, c, 1.0))
 
 
-def gain_from_sums(sum_left, w_left, total, w, criterion, l2=0.0, sum_right=None):
+def split_statistics(sums, criterion):
+    """Sums of statistics laid out as ``treelib.criteria.node_statistics`` lays them out,
+    split into the sums the formulas take (..., k) and, for Poisson, whose 2k columns end
+    with the counts of positive targets, those counts (..., k); None for the other
+    criteria."""
+    if criterion != "poisson" or sums is None:
+        return sums, None
+    sums = np.asarray(sums)
+    k = sums.shape[-1] // 2
+    return sums[..., :k], sums[..., k:]
+
+
+def poisson_has_counts(positives_left, positives):
+    """Whether both children of each cut hold a positive target (in every column), from
+    the exact counts of positive targets of the left child and of the node (..., k).  A
+    child without one would predict no count at all: not a candidate, as in
+    scikit-learn.  Decided on counts, not on the sum ``S - S_L``, which rounding can leave
+    at 1e-16 for a child of zeros."""
+    return np.all((positives_left > 0) & (positives - positives_left > 0), axis=-1)
+
+
+def gain_from_sums(sum_left, w_left, total, w, criterion, l2=0.0, sum_right=None,
+                   positives_left=None, positives=None):
     """Gain of cuts, ``W I(node) - W_L I(L) - W_R I(R)``, from the left child's sums.
 
     ``sum_left`` (..., k) holds the sums of the statistics over the left child of each
@@ -45,8 +67,11 @@ def gain_from_sums(sum_left, w_left, total, w, criterion, l2=0.0, sum_right=None
       subtraction of large squares loses the gain's digits (chapter 2);
     - entropy: ``W H = W log2 W - sum_k c_k log2 c_k`` for each of the three nodes;
     - Poisson (half the Poisson deviance): ``S_L log(S_L/W_L) + S_R log(S_R/W_R) -
-      S log(S/W)``, the terms ``sum y log y`` cancelling; a child whose sum is not
-      positive predicts no count at all and is not a candidate (-inf);
+      S log(S/W)``, the terms ``sum y log y`` cancelling; a child without a positive
+      target predicts no count at all and is not a candidate (-inf,
+      ``poisson_has_counts``), told by ``positives_left`` and ``positives``, the counts
+      of positive targets of the left child and the node (the finders' statistics hold
+      them: ``split_statistics``), else by the sums (exact only for integer counts);
     - Newton (gradient boosting): the sums are of gradients G, the weights of hessians
       H, and the gain is the decrease of the second-order loss,
       ``G_L**2/(H_L + l2) + G_R**2/(H_R + l2) - G**2/(H + l2)``: the variance-to-sum
@@ -69,12 +94,17 @@ def gain_from_sums(sum_left, w_left, total, w, criterion, l2=0.0, sum_right=None
         return w_entropy(w, total) - w_entropy(w_left, sum_left) - w_entropy(w_right,
                                                                              total - sum_left)
     if criterion == "poisson":
-        sum_right = total - sum_left
-        positive = np.all((sum_left > 0) & (sum_right > 0), axis=-1)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            gain = np.sum(sum_left * np.log(sum_left / np.expand_dims(w_left, -1))
-                          + sum_right * np.log(sum_right / np.expand_dims(w_right, -1))
-                          - total * np.log(total / np.expand_dims(w, -1)), axis=-1)
+        if positives_left is None:         # exact only if the sums are: integer counts
+            positives_left, positives = sum_left, total
+        # a child with counts whose sum S - S_L rounds to 0 or below: S log S -> 0
+        sum_right = np.maximum(total - sum_left, 0.0)
+        positive = poisson_has_counts(positives_left, positives)
+
+        def s_log_mean(s, weight):            # S log(S / W), 0 for S = 0
+            with np.errstate(divide="ignore", invalid="ignore"):
+                return s * np.log(np.where(s > 0, s / np.expand_dims(weight, -1), 1.0))
+        gain = np.sum(s_log_mean(sum_left, w_left) + s_log_mean(sum_right, w_right)
+                      - s_log_mean(total, w), axis=-1)
         return np.where(positive, gain, -np.inf)
     if l2:
         w_left, w_right, w = w_left + l2, w_right + l2, w + l2
@@ -102,7 +132,8 @@ def gain_rounding_bound(sum_left, w_left, total, w, criterion, abs_total=None, g
 
     - the final arithmetic, a few roundings of each term: ``4 EPS`` times the sum of the
       absolute values of the terms (squared error and Gini:
-      ``sum_k S_Lk**2/W_L + S_Rk**2/W_R + S_k**2/W``; entropy: its ``c log2 c`` terms;
+      ``sum_k S_Lk**2/W_L + S_Rk**2/W_R + S_k**2/W``; entropy: its ``|c log2 c|`` terms
+      (negative for weights below 1, hence the absolute values);
       Poisson: its three ``S log(S/W)`` terms);
     - for sums of real-valued statistics (``abs_total`` given: the node's sums of
       ``|Y|``), the error of the sums themselves.  Any partial sum of n terms is off by at
@@ -122,9 +153,10 @@ def gain_rounding_bound(sum_left, w_left, total, w, criterion, abs_total=None, g
     sum_right, w_right = total - sum_left, w - w_left
     n = w if n_terms is None else n_terms
     if criterion == "entropy":
-        terms = (xlog2x(w) + np.sum(xlog2x(total), axis=-1) + xlog2x(w_left)
-                 + np.sum(xlog2x(sum_left), axis=-1) + xlog2x(w_right)
-                 + np.sum(xlog2x(sum_right), axis=-1))
+        # |c log2 c|: with weights below 1 a term c log2 c is negative
+        terms = sum(np.abs(xlog2x(weight)) + np.sum(np.abs(xlog2x(counts)), axis=-1)
+                    for weight, counts in ((w, total), (w_left, sum_left),
+                                           (w_right, sum_right)))
         slope = None if abs_total is None else (             # d(W H)/dc = log2(W / c)
             np.abs(np.log2(np.expand_dims(w_left, -1) / np.maximum(sum_left, EPS)))
             + np.abs(np.log2(np.expand_dims(w_right, -1) / np.maximum(sum_right, EPS))))
@@ -174,12 +206,17 @@ def bound_cap(total, w, criterion, abs_total=None, max_gain=0.0, n_terms=None, s
 
 def score_cuts(sum_left, w_left, total, w, criterion, abs_total=None, n_terms=None,
                l2=0.0):
-    """``(gains, bounds)`` of cuts from their left sums: ``gain_from_sums`` and
-    ``gain_rounding_bound`` together, with cuts that leave a side without weight scored
-    ``-inf`` (bound 0).  Same shapes as ``gain_from_sums``."""
+    """``(gains, bounds)`` of cuts from the left sums of their statistics (as
+    ``treelib.criteria.node_statistics`` lays them out, ``split_statistics``):
+    ``gain_from_sums`` and ``gain_rounding_bound`` together, with cuts that leave a side
+    without weight scored ``-inf`` (bound 0).  Same shapes as ``gain_from_sums``."""
     w_left = np.asarray(w_left)
+    (sum_left, positives_left), (total, positives) = (split_statistics(sum_left, criterion),
+                                                      split_statistics(total, criterion))
+    abs_total = split_statistics(abs_total, criterion)[0]
     with np.errstate(divide="ignore", invalid="ignore"):
-        gains = gain_from_sums(sum_left, w_left, total, w, criterion, l2)
+        gains = gain_from_sums(sum_left, w_left, total, w, criterion, l2, positives_left,
+                               positives)
         bounds = gain_rounding_bound(sum_left, w_left, total, w, criterion, abs_total,
                                      gains, n_terms, l2)
     both_sides = (w_left > 0) & (w_left < w) & np.isfinite(gains)

@@ -38,10 +38,6 @@ class Collect:
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(run=False, reason="library bug, tests/test_tree.py::"
-                   "test_node_depth_visits_every_node_once: get_depth of this full-depth "
-                   "tree asks for 23 GB (the OOM killer ends the whole test run); run it "
-                   "again once node_depth walks each node once")
 def test_growth_child_reports_time_memory_and_shape():
     out = Collect()
     growth.growth_child("depth_first", "california_full_depth", 1, 0, out)

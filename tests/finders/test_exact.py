@@ -343,9 +343,7 @@ def weighted_node(draw, criterion, max_n=16, missing=False):
                 mask = draw(hnp.arrays(np.bool_, n)) if pattern != "all" else np.ones(n, bool)
                 X[mask, j] = np.nan
     y = targets_for(draw, criterion, n)
-    # entropy: no weight below 1 (negative rounding bounds, see tests/test_gains.py::
-    # test_rounding_bounds_are_never_negative)
-    pool = [1.0, 2.0, 3.0] if criterion == "entropy" else [0.5, 1.0, 2.0, 3.0]
+    pool = [0.5, 1.0, 2.0, 3.0]
     weights = draw(st.none() | hnp.arrays(np.float64, n, elements=st.sampled_from(pool)))
     return X, y, weights, draw(st.integers(1, 3))
 
@@ -373,19 +371,15 @@ def assert_brute_force_split(split, expected, X, y, criterion, weights, bound):
 @given(data=st.data())
 def test_cumsum_with_missing_values_equals_brute_force(criterion, data):
     # every threshold with the missing values right, the +inf cut, and every threshold
-    # with them left, scored exactly; weights included.  (min_samples_leaf = 1: with more,
-    # see test_missing_values_left_count_towards_min_samples_leaf.)
-    X, y, weights, _ = data.draw(weighted_node(criterion, missing=True))
-    split = best_split(X, y, "cumsum", criterion=criterion, sample_weight=weights)
-    expected = brute_force_best(X, y, criterion, 1, weights)
+    # with them left, scored exactly; weights and min_samples_leaf included (a child's
+    # size counts the missing values it receives)
+    X, y, weights, min_samples_leaf = data.draw(weighted_node(criterion, missing=True))
+    split = best_split(X, y, "cumsum", criterion=criterion, sample_weight=weights,
+                       min_samples_leaf=min_samples_leaf)
+    expected = brute_force_best(X, y, criterion, min_samples_leaf, weights)
     assert_brute_force_split(split, expected, X, y, criterion, weights, identity_bound)
 
 
-@pytest.mark.xfail(strict=True, reason="library bug: exact_split takes candidate_cuts' "
-                   "min_samples_leaf mask, which counts the present values left of a cut "
-                   "only, for the cuts that send the missing values left too: a left child "
-                   "of enough samples with its missing values is never tried (scikit-learn "
-                   "and the hist finder try it)")
 def test_missing_values_left_count_towards_min_samples_leaf():
     # x <= 0.5 with the missing value left: {nan, 0} | {1, 1}, pure children of two
     # samples each; every other cut leaves one sample alone
@@ -401,9 +395,6 @@ def test_missing_values_left_count_towards_min_samples_leaf():
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_every_splitter_with_weights_equals_brute_force(splitter, criterion, data):
-    if (splitter, criterion) == ("naive", "poisson"):
-        pytest.skip("library bug: test_the_naive_finder_never_chooses_a_poisson_child_"
-                    "without_counts")
     X, y, weights, min_samples_leaf = data.draw(weighted_node(criterion, max_n=12))
     split = best_split(X, y, splitter, criterion=criterion,
                        min_samples_leaf=min_samples_leaf, sample_weight=weights)
@@ -430,20 +421,12 @@ def test_a_poisson_child_without_counts_is_never_chosen(splitter):
         best_split(X, -y, splitter, criterion="poisson")
 
 
-@pytest.mark.xfail(strict=True, reason="library bug: naive_gains scores a Poisson child "
-                   "without counts from its impurity (0), as a pure child, where "
-                   "gain_from_sums (scan, cumsum, hist) and scikit-learn refuse it")
 def test_the_naive_finder_never_chooses_a_poisson_child_without_counts():
     X, y = poisson_node_with_a_zero_child()
     split = best_split(X, y, "naive", criterion="poisson")
     assert (split.threshold, split.n_left) == (1.5, 3)
 
 
-@pytest.mark.xfail(strict=True, reason="library bug: the Poisson gain (gain_from_sums) "
-                   "tells a child without counts by its sum total - sum_left, which "
-                   "rounding leaves at 1e-16 instead of 0: the child of zeros is then a "
-                   "candidate, and the best one (in 402 of 2,000 random nodes of 9 to 19 "
-                   "rates ending in zeros); scikit-learn refuses it")
 @pytest.mark.parametrize("splitter", SPLITTERS)
 def test_a_poisson_child_of_zeros_is_refused_whatever_the_rounding(splitter):
     X = np.arange(9.0)[:, None]

@@ -211,12 +211,17 @@ def test_categories_need_a_finder_that_splits_them():
                categories=Categories(np.array([3])))
 
 
-@pytest.mark.xfail(strict=True, reason="library bug: Finder accepts criterion="
-                   "'absolute_error' with the hist and random splitters, whose gains "
-                   "(gain_from_sums) have no absolute-error formula: they score the cuts "
-                   "with the variance formula on uncentred targets (94 of 200 random "
-                   "nodes split differently from the exact finder)")
 @pytest.mark.parametrize("splitter", ["hist", "random"])
 def test_absolute_error_is_refused_by_the_finders_without_running_medians(splitter):
     with pytest.raises(ValueError, match="absolute_error"):
         Finder(splitter, "absolute_error", rng=np.random.default_rng(0))
+
+
+@pytest.mark.parametrize("splitter", ["hist", "random"])
+def test_estimators_refuse_absolute_error_without_running_medians(splitter):
+    from treelib.estimators import DecisionTreeRegressor
+
+    X, y = np.arange(8.0)[:, None], np.arange(8.0)
+    with pytest.raises(ValueError, match="absolute_error"):
+        DecisionTreeRegressor(criterion="absolute_error", splitter=splitter,
+                              random_state=0).fit(X, y)

@@ -248,9 +248,7 @@ def coded_nodes_with_missing(draw, max_n=16, max_features=3, max_bins=6):
         y = draw(hnp.arrays(np.float64, n, elements=st.integers(low, 4).map(float)))
         if criterion == "poisson" and y.sum() == 0:
             y[0] = 1.0
-    # entropy: no weight below 1 (negative rounding bounds, see tests/test_gains.py::
-    # test_rounding_bounds_are_never_negative)
-    pool = [1.0, 2.0, 3.0] if criterion == "entropy" else [0.5, 1.0, 2.0, 3.0]
+    pool = [0.5, 1.0, 2.0, 3.0]
     weights = draw(st.none() | hnp.arrays(np.float64, n, elements=st.sampled_from(pool)))
     return codes, y, n_bins, criterion, weights, draw(st.integers(1, 3))
 

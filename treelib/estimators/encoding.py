@@ -36,7 +36,7 @@ def categorical_mask(categorical_features, X, n_features):
         if not is_dataframe(X):
             raise ValueError("categorical_features given by name needs X as a DataFrame")
         names = list(map(str, X.columns))
-        unknown = [c for c in chosen if c not in names]
+        unknown = [str(c) for c in chosen if c not in names]      # plain str reprs
         if unknown:
             raise ValueError(f"categorical_features names unknown columns: {unknown}")
         mask[[names.index(c) for c in chosen]] = True

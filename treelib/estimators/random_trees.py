@@ -92,7 +92,7 @@ _RDT_PARAMETERS = """
     test, level by level, children only where training data is, missing values (NaN) as a
     third branch.  Training costs O(n_estimators x depth x n), plus the search for a
     feature that varies in each node, which grows with the number of features on sparse
-    data (chapter 8).
+    data (chapter 12).
 """
 
 

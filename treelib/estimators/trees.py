@@ -200,7 +200,7 @@ default=None
         Seeds the choice of features when ``max_features`` is set, and the thresholds
         of ``splitter="random"``.
     max_bins : int, default=255
-        With ``splitter="hist"``: the most bins per feature (2 to 256).  A feature with
+        With ``splitter="hist"``: the most bins per feature (2 to 255).  A feature with
         at most ``max_bins`` distinct values gets one bin per value, and the split is
         then exact.
 

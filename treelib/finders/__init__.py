@@ -85,6 +85,10 @@ class Finder:
                  rng=None, max_bins=255, subtract=True, categories=None, n_jobs=1):
         self.splitter = splitter if splitter == RANDOM_TREE else check_splitter(splitter)
         self.criterion = check_criterion(criterion)
+        if criterion == "absolute_error" and splitter in ("hist", "random"):
+            raise ValueError(f"criterion='absolute_error' needs running medians, which "
+                             f"splitter={splitter!r} does not keep (its gains come from "
+                             "sums); use splitter 'naive', 'scan' or 'cumsum'")
         self.min_samples_leaf = check_min_samples_leaf(min_samples_leaf)
         self.max_features = max_features
         self.max_bins = check_max_bins(max_bins)

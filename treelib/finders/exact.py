@@ -32,7 +32,7 @@ import numpy as np
 
 from treelib.criteria import as_columns, node_impurity, node_statistics
 from treelib.finders.median import median_gains
-from treelib.gains import EPS, score_cuts
+from treelib.gains import EPS, poisson_has_counts, score_cuts
 from treelib.split import Split, best_cut, midpoint
 
 
@@ -58,9 +58,11 @@ def naive_gains(Y, order, valid, criterion="squared_error", weights=None):
 
     The textbook baseline: for each cut, take the samples left of it and right of it and
     compute each side's impurity from scratch.  O(n k) per cut and up to n - 1 cuts per
-    feature: **O(f n^2 k) per node**.  Its gains are differences of sums of squares, so
-    their rounding bound is ``4 (n + 2) EPS`` times those sums (a sum of n terms is off
-    by at most n EPS of their total).  Invalid cuts: ``-inf``.
+    feature: **O(f n^2 k) per node**.  Its gains are differences of sums of n terms, so
+    their rounding bound is ``4 (n + 2) EPS`` times the sums of their |terms| (a sum of
+    n terms is off by at most n EPS of their total): the three losses, plus ``3 S``
+    per node for Poisson, whose terms have both signs.  Invalid cuts, and Poisson cuts with a child
+    without counts (as ``treelib.gains.gain_from_sums`` refuses them): ``-inf``.
     """
     Y = as_columns(Y)
     n = len(Y)
@@ -70,17 +72,32 @@ def naive_gains(Y, order, valid, criterion="squared_error", weights=None):
         part = None if weights is None else w[rows]
         return w[rows].sum() * node_impurity(Y[rows], criterion, part)
 
-    parent = loss(np.arange(n))
+    def magnitude(rows, loss_of_rows):     # the sum of |terms| of that loss (bound)
+        if criterion != "poisson":         # terms >= 0
+            return loss_of_rows
+        # Poisson's terms w y log(y / mu) are negative for y < mu, each at most
+        # w (mu - y) in size, S = sum w y in all: |terms| <= loss + 2 S, and mu's own
+        # rounding moves the loss by n EPS S at most
+        return loss_of_rows + 3 * float(np.sum(Y[rows] * w[rows, None]))
+
+    everything = np.arange(n)
+    parent = loss(everything)
+    parent_size = magnitude(everything, parent)
     gains = np.full(valid.shape, -np.inf)
     bounds = np.zeros(valid.shape)
+    positive = (Y * w[:, None] > 0).astype(np.float64)    # Poisson: positive targets
     for j in range(order.shape[1]):
         for i in np.flatnonzero(valid[:, j]):
             left, right = order[: i + 1, j], order[i + 1:, j]
             if w[left].sum() <= 0 or w[right].sum() <= 0:
                 continue
+            if criterion == "poisson" and not poisson_has_counts(
+                    positive[left].sum(axis=0), positive.sum(axis=0)):
+                continue                    # a child without counts: no candidate
             loss_left, loss_right = loss(left), loss(right)
             gains[i, j] = parent - loss_left - loss_right
-            bounds[i, j] = 4 * (n + 2) * EPS * (parent + loss_left + loss_right)
+            bounds[i, j] = 4 * (n + 2) * EPS * (parent_size + magnitude(left, loss_left)
+                                                + magnitude(right, loss_right))
     return gains, bounds
 
 
@@ -183,16 +200,19 @@ def exact_split(X, Y, criterion="squared_error", min_samples_leaf=1, scorer="cum
     categorical and how to split them (``treelib.finders.categorical``).  O(f n log n) to
     sort, plus the scorer's cost."""
     n = len(X)
-    order, x_sorted, valid = candidate_cuts(X, min_samples_leaf)
     numeric = np.ones(X.shape[1], bool) if categories is None else categories.counts < 0
     n_missing = np.where(numeric, np.isnan(X).sum(axis=0), 0)
+    # with missing values a child also holds the missing samples (left or right): its
+    # size is known only once their direction is, so min_samples_leaf is applied below
+    order, x_sorted, valid = candidate_cuts(X, 1 if n_missing.any() else min_samples_leaf)
     if n_missing.any():
         if scorer != "cumsum" or criterion == "absolute_error":
             raise ValueError(f"splitter={scorer!r} with criterion={criterion!r} does not "
                              "handle missing values; use splitter 'cumsum' or 'hist' with "
                              "a criterion other than absolute_error")
         gains, bounds = cumsum_gains(Y, order, valid, criterion, weights, n_missing)
-        # min_samples_leaf for the cuts that move the missing samples with them
+        # min_samples_leaf on the children's sizes, the missing samples counted where
+        # they go: right in the first n - 1 rows, left in the last n - 1
         n_left = np.broadcast_to(np.arange(1, n)[:, None], (n - 1, X.shape[1]))
         gains[:n - 1][(n_left < min_samples_leaf) | (n - n_left < min_samples_leaf)] = -np.inf
         left_total = n_left + n_missing

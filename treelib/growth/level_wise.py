@@ -32,7 +32,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from treelib.criteria import NodeStatistics, node_statistics
-from treelib.gains import bound_cap, gain_from_sums, gain_rounding_bound
+from treelib.gains import bound_cap, gain_from_sums, gain_rounding_bound, split_statistics
 from treelib.growth.level_cuts import ChunkScores, best_cuts
 from treelib.growth.threads import feature_chunks, run_chunks
 from treelib.segments import segment_ids, segment_starts, segmented_cumsum
@@ -188,18 +188,22 @@ def feature_scores(level, stats, weights, classes, features, criterion, min_samp
         left_sums = running_sums(stats)
     w_left = (offset + 1).astype(np.float64) if weights is None else running_sums(weights)
     w_node = nodes.weight[node]
+    left_sums, positives_left = split_statistics(left_sums, criterion)
+    totals, positives = split_statistics(nodes.totals, criterion)
+    abs_totals = split_statistics(nodes.abs_totals, criterion)[0]
     with np.errstate(divide="ignore", invalid="ignore"):
-        gains = gain_from_sums(left_sums, w_left, nodes.totals[node], w_node, criterion)
+        gains = gain_from_sums(left_sums, w_left, totals[node], w_node, criterion,
+                               positives_left=positives_left,
+                               positives=None if positives is None else positives[node])
     valid = np.isfinite(gains)
     if weights is not None:
         valid &= (w_left > 0) & (w_left < w_node)
     gains[~valid] = -np.inf
 
     def bounds_at(at):
-        return gain_rounding_bound(left_sums[at], w_left[at], nodes.totals[node[at]],
+        return gain_rounding_bound(left_sums[at], w_left[at], totals[node[at]],
                                    w_node[at], criterion,
-                                   None if nodes.abs_totals is None
-                                   else nodes.abs_totals[node[at]],
+                                   None if abs_totals is None else abs_totals[node[at]],
                                    gains[at], n_terms=counts[node[at]])
 
     return ChunkScores(gains=gains, node=node, feature=row + features.start, label=offset,

@@ -30,7 +30,7 @@ import numpy as np
 
 from treelib.counters import GrowthCounter
 from treelib.criteria import NodeStatistics, node_statistics
-from treelib.gains import bound_cap, gain_from_sums, gain_rounding_bound
+from treelib.gains import bound_cap, gain_from_sums, gain_rounding_bound, split_statistics
 from treelib.growth.level_cuts import best_cuts, grid_scores
 from treelib.growth.level_histograms import feature_histograms, sparse_sums
 from treelib.growth.level_wise import partition, partition_plan, select
@@ -169,9 +169,14 @@ def feature_scores(level, codes, stats, features, criterion, min_samples_leaf, n
     else:
         w_left = n_left
     w_node = nodes.weight[segment][:, None]
+    left_sums, positives_left = split_statistics(left_sums, criterion)
+    totals, positives = split_statistics(nodes.totals, criterion)
+    abs_totals = split_statistics(nodes.abs_totals, criterion)[0]
     with np.errstate(divide="ignore", invalid="ignore"):
-        gains = gain_from_sums(left_sums, w_left, nodes.totals[segment][:, None], w_node,
-                               criterion)
+        gains = gain_from_sums(left_sums, w_left, totals[segment][:, None], w_node,
+                               criterion, positives_left=positives_left,
+                               positives=None if positives is None
+                               else positives[segment][:, None])
     valid = (n_left >= min_samples_leaf) & (n_node - n_left >= min_samples_leaf)
     if weighted:
         valid &= (w_left > 0) & (w_left < w_node)
@@ -180,8 +185,8 @@ def feature_scores(level, codes, stats, features, criterion, min_samples_leaf, n
     def bounds_at(rows, columns):
         node = segment[rows]
         return gain_rounding_bound(left_sums[rows, columns], w_left[rows, columns],
-                                   nodes.totals[node], nodes.weight[node], criterion,
-                                   None if nodes.abs_totals is None else nodes.abs_totals[node],
+                                   totals[node], nodes.weight[node], criterion,
+                                   None if abs_totals is None else abs_totals[node],
                                    gains[rows, columns], n_terms=level.counts[node])
 
     return grid_scores(gains, slots, labels, features, bounds_at,

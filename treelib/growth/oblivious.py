@@ -128,11 +128,12 @@ def level_statistics(node, m, Y, criterion, weights, parent_value=None):
     value[present] = nodes.value
     impurity, weight = np.zeros(m), np.zeros(m)
     impurity[present], weight[present] = nodes.impurity, nodes.weight
-    totals = np.zeros((m, k))
+    width = nodes.totals.shape[1]              # k, or more statistics than targets
+    totals = np.zeros((m, width))
     totals[present] = nodes.totals
     abs_totals = None
     if nodes.abs_totals is not None:
-        abs_totals = np.zeros((m, k))
+        abs_totals = np.zeros((m, width))
         abs_totals[present] = nodes.abs_totals
     stats = np.empty_like(nodes.stats)
     stats[order] = nodes.stats

@@ -25,7 +25,7 @@ each level's samples by node (O(n log n) numpy work per level), plus the search 
 feature that varies: a drawn feature is checked on the node's samples, and a node where
 eight draws found none checks all its features at once, O(f n_node).  On sparse data
 such as a9a (123 binary features, most of them constant in a small node) that search
-grows with the number of features: chapter 8 measures 2.75x the time for 8x the
+grows with the number of features: chapter 12 measures 2.75x the time for 8x the
 features.  Seed article 001's O(m d n) holds in n and d, not independently of f.
 """
 
