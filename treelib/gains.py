@@ -215,8 +215,8 @@ def score_cuts(sum_left, w_left, total, w, criterion, abs_total=None, n_terms=No
                                                       split_statistics(total, criterion))
     abs_total = split_statistics(abs_total, criterion)[0]
     with np.errstate(divide="ignore", invalid="ignore"):
-        gains = gain_from_sums(sum_left, w_left, total, w, criterion, l2, positives_left,
-                               positives)
+        gains = gain_from_sums(sum_left, w_left, total, w, criterion, l2,
+                               positives_left=positives_left, positives=positives)
         bounds = gain_rounding_bound(sum_left, w_left, total, w, criterion, abs_total,
                                      gains, n_terms, l2)
     both_sides = (w_left > 0) & (w_left < w) & np.isfinite(gains)
