@@ -44,9 +44,12 @@ def test_timing_covers_the_seed_grid():
 def test_growth_covers_every_case_and_treelib_grows_one_tree():
     fits, info = bench.load_results("growth")
     assert info["grid"] == "full"
-    for case in growth.GROWTH_CASES:
-        assert set(fits[fits.case == case].method) == set(growth.GROWTH_METHODS)
-    treelib_fits = fits[fits.method != "sklearn"]
+    for case in ["california_full_depth", "million_rows_depth_10"]:   # what chapters read
+        assert set(growth.GROWTH_METHODS) <= set(fits[fits.case == case].method)
+    for case in set(fits.case):
+        assert set(fits[fits.case == case].method) <= set(growth.case_methods(case))
+    # the exact builders grow one tree (the histogram builder cuts between bins)
+    treelib_fits = fits[~fits.method.isin(["sklearn", growth.HIST_METHOD])]
     assert (treelib_fits.groupby("case").n_leaves.nunique() == 1).all()
 
 

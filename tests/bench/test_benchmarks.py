@@ -41,7 +41,7 @@ class Collect:
 def test_growth_child_reports_time_memory_and_shape():
     out = Collect()
     growth.growth_child("depth_first", "california_full_depth", 1, 0, out)
-    (case, method, repeat, seconds, peak, process_peak, n_leaves, depth), = out.rows
+    (case, method, repeat, seconds, peak, process_peak, n_leaves, depth, cpu), = out.rows
     assert (case, method, repeat) == ("california_full_depth", "depth_first", 0)
     assert seconds > 0 and n_leaves > 10_000 and depth > 20
     assert np.isnan(peak) or (0 < peak < process_peak)

@@ -5,6 +5,7 @@ Command line (``python -m treelib.bench --help``)::
     python -m treelib.bench timing --full   # the seed article's grid, about 20 minutes
     python -m treelib.bench timing          # a small grid, about a minute
     python -m treelib.bench growth --full   # growth orders against scikit-learn
+    python -m treelib.bench growth --ratios benchmarks/growth.csv   # issue 15's goals
     python -m treelib.bench bins            # histogram trees against max_bins
     python -m treelib.bench subtraction     # the histogram subtraction trick
     python -m treelib.bench auc             # seed article 001's AUC table

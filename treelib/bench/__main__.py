@@ -26,8 +26,15 @@ def main(argv=None):
                              help="fits per setting (default: the benchmark's own)")
         command.add_argument("--seed", type=int, default=0)
         command.add_argument("--output", type=Path, help="CSV to write")
+        if hasattr(benchmark.module, "print_goal_ratios"):
+            command.add_argument("--ratios", type=Path, metavar="CSV",
+                                 help="print the goal ratios of a CSV this benchmark "
+                                      "wrote, with its machine, and run nothing")
     args = parser.parse_args(argv)
     benchmark = BENCHMARKS[args.command]
+    if getattr(args, "ratios", None) is not None:
+        benchmark.module.print_goal_ratios(args.ratios)
+        return 0
     full = getattr(args, "full", False)
     name = benchmark.output_file(full)
     output = args.output or (None if name is None else RESULTS_DIR / f"{name}.csv")

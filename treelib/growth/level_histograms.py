@@ -108,7 +108,10 @@ def sparse_sums(level, codes, stats, features, nodes, n_bins):
     run_sums = np.stack([np.bincount(run, weights=stats[samples, column])
                          for column in range(stats.shape[1])], axis=1)
     left_sums = segmented_cumsum(run_sums, runs)
-    n_left = segmented_cumsum(np.bincount(run), runs)
+    # counts are integers: one running count, minus its value before each (feature,
+    # node), is exact
+    n_left = np.cumsum(np.bincount(run))
+    n_left -= np.repeat(np.concatenate([[0], n_left])[segment_starts(runs)], runs)
     offset = np.arange(len(run_key)) - np.repeat(segment_starts(runs), runs)
     return (left_sums, n_left, run_group // m, run_group % m, offset, run_key % n_bins,
             runs.reshape(c, m))

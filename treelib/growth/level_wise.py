@@ -34,7 +34,7 @@ import numpy as np
 from treelib.criteria import NodeStatistics, node_statistics
 from treelib.gains import bound_cap, gain_from_sums, gain_rounding_bound, split_statistics
 from treelib.growth.level_cuts import ChunkScores, best_cuts
-from treelib.growth.threads import feature_chunks, run_chunks
+from treelib.growth.threads import CHUNK_VALUES, feature_chunks, run_chunks
 from treelib.segments import segment_ids, segment_starts, segmented_cumsum
 from treelib.split import midpoint
 from treelib.tree import LEFT, RIGHT, TreeRecorder
@@ -278,11 +278,16 @@ def grow_level(level, Y, weights, stats, classes, criterion, min_samples_leaf, d
     plan = partition_plan(counts, n_left, keep_left, keep_right)
     order = np.empty((level.order.shape[0], plan[2]), dtype=level.order.dtype)
     x_sorted = np.empty((level.order.shape[0], plan[2]), dtype=level.x_sorted.dtype)
+    # every feature's row moved by the plan: groups of rows in threads, each group a few
+    # rows at a time (one scatter per few rows)
+    n_rows = max(1, CHUNK_VALUES // max(1, 4 * n_active))
 
-    def move(rows):                          # every feature's row, in threads
-        for j in rows:
-            order[j], x_sorted[j] = partition(plan, goes_left[level.order[j]],
-                                              [level.order[j], level.x_sorted[j]])
+    def move(rows):
+        for j in range(rows.start, rows.stop, n_rows):
+            part = slice(j, min(j + n_rows, rows.stop))
+            partition_rows(plan, goes_left[level.order[part]],
+                           [(level.order[part], order[part]),
+                            (level.x_sorted[part], x_sorted[part])])
 
     run_chunks(move, feature_chunks(level.order.shape[0], 4 * n_active, n_jobs), n_jobs)
     return Level(node_ids=child_ids[keep], counts=child_counts[keep],
@@ -338,3 +343,18 @@ def partition(plan, goes_left, arrays):
         out[destination] = array
         result.append(out[:n_next])
     return result
+
+
+def partition_rows(plan, goes_left, pairs):
+    """``partition`` of several rows at once: for each ``(rows, out)`` of ``pairs``,
+    ``rows`` (c, p) moved by ``plan`` into ``out`` (c, n_next), ``goes_left`` (c, p)
+    row by row.  O(c p)."""
+    to_left, to_right, n_next = plan
+    c, p = goes_left.shape
+    sent_left = np.cumsum(goes_left, axis=1, dtype=to_left.dtype)
+    destination = np.where(goes_left, to_left + sent_left, to_right - sent_left)
+    destination = destination + (np.arange(c, dtype=np.intp) * (n_next + p + 1))[:, None]
+    for rows, out in pairs:
+        moved = np.empty((c, n_next + p + 1), dtype=rows.dtype)
+        moved.ravel()[destination.ravel()] = rows.ravel()
+        out[...] = moved[:, :n_next]
