@@ -64,9 +64,10 @@ def test_unknown_column_names_are_listed_as_written():
 def test_categories_and_codes():
     X, _ = frame(n=8)
     categories = fit_categories(X, np.array([True, True, False]))
-    # a pandas column keeps its levels in their order (the unused one too); a numeric
-    # column gets its sorted distinct present values
-    assert categories[1].tolist() == ["red", "green", "blue", "grey"]
+    # a pandas column keeps its levels in their order, without a level no row has (it is
+    # unknown, as in scikit-learn's HistGradientBoosting); a numeric column gets its
+    # sorted distinct present values
+    assert categories[1].tolist() == ["red", "green", "blue"]
     assert categories[0].tolist() == sorted(set(X["size"])) and categories[2] is None
     new = pd.DataFrame({"size": [max(X["size"]) + 7, np.nan, categories[0][0]],
                         "colour": pd.Categorical(["grey", "blue", None],
@@ -76,7 +77,7 @@ def test_categories_and_codes():
     assert isinstance(codes, pd.DataFrame) and list(codes.columns) == list(new.columns)
     # an unknown value and a missing one: NaN; known ones: their index in the categories
     np.testing.assert_array_equal(codes["size"], [np.nan, np.nan, 0.0])
-    np.testing.assert_array_equal(codes["colour"], [3.0, 2.0, np.nan])
+    np.testing.assert_array_equal(codes["colour"], [np.nan, 2.0, np.nan])   # grey unseen
     np.testing.assert_array_equal(codes["noise"], new["noise"])     # untouched
     as_array = encode_categories(np.array([[1.0, 2.0]]), [None, np.array([2.0, 5.0])])
     np.testing.assert_array_equal(as_array, [[1.0, 0.0]])
