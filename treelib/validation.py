@@ -112,7 +112,7 @@ def check_sample_weight(sample_weight, n_samples):
         raise ValueError(f"sample_weight must be non-negative; found "
                          f"{float(weights[weights < 0][0])!r} at {_describe_position(weights < 0)}")
     if weights.sum() <= 0:
-        raise ValueError("sample_weight sums to 0: no sample counts")
+        raise ValueError("sample_weight sums to 0: at least one weight must be non-zero")
     return weights
 
 

@@ -3,8 +3,8 @@
 None is skipped by treelib.  scikit-learn itself skips its array-API checks when
 SCIPY_ARRAY_API is not set in the environment, which is how it runs them by default.
 Every growth order and every split finder appears at least once.  The checks that fail
-are strict xfails (``EXPECTED_FAILURES``): library bugs, and one check that does not
-apply (scikit-learn's own trees fail it too).
+are strict xfails (``expected_failure``): one check that does not apply (scikit-learn's
+own trees fail it too).
 """
 
 import pytest
@@ -41,17 +41,6 @@ ESTIMATORS = [
 def expected_failure(estimator, check_name):
     """Why ``check_name`` fails on ``estimator``, or None."""
     params = estimator.get_params()
-    if check_name in ("check_sample_weights_not_an_array", "check_regressor_data_not_an_array",
-                      "check_classifier_data_not_an_array") and "categorical_features" in params:
-        return ("library bug: fit calls np.ndim(X) and np.shape(X) (for "
-                "categorical_features) before validate_data, which array-likes that only "
-                "convert with np.asarray refuse")
-    if check_name == "check_all_zero_sample_weights_error":
-        return ("library bug: check_sample_weight says 'sample_weight sums to 0', and "
-                "scikit-learn's convention (this check) wants the words weight and zero")
-    if check_name.startswith("check_estimators_pickle") and params.get("builder") == "level_wise":
-        return ("library bug: __sklearn_tags__ sets allow_nan for the cumsum and hist "
-                "splitters whatever the builder, but builder='level_wise' refuses NaN")
     if (check_name == "check_sample_weight_equivalence_on_dense_data"
             and params.get("min_samples_leaf", 1) != 1):
         return ("not a bug: min_samples_leaf counts samples, not weights, so weights are "

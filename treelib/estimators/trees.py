@@ -69,23 +69,34 @@ class BaseDecisionTree(BaseEstimator):
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
-        tags.input_tags.allow_nan = self.splitter in MISSING_VALUE_SPLITTERS
+        tags.input_tags.allow_nan = self._allows_nan()
         return tags
+
+    def _allows_nan(self):
+        """Missing values are placed by the cumsum and hist splitters, except in level-wise
+        growth, which keeps every feature sorted and refuses them (in fit and predict)."""
+        return self.splitter in MISSING_VALUE_SPLITTERS and self.builder != "level_wise"
 
     def _validate_fit(self, X, y, sample_weight, **options):
         forget_fit(self)
-        n_features = np.shape(X)[1] if np.ndim(X) == 2 else 0
+        # the shape before validation, for categorical_features (pandas keeps its own;
+        # array-likes that only convert with np.asarray are converted here)
+        shape = X.shape if hasattr(X, "shape") else np.asarray(X).shape
+        n_features = shape[1] if len(shape) == 2 else 0
         self.is_categorical_ = categorical_mask(self.categorical_features, X, n_features)
         self.categories_ = fit_categories(X, self.is_categorical_)
         X = encode_categories(X, self.categories_)
-        X, y = validate_data(self, X, y, dtype=np.float32, ensure_all_finite=self._finite(),
+        # NaN passes to the grower when the splitter places it (level-wise growth then
+        # refuses it with its reason); predict refuses it wherever fit cannot place it
+        finite = "allow-nan" if self.splitter in MISSING_VALUE_SPLITTERS else True
+        X, y = validate_data(self, X, y, dtype=np.float32, ensure_all_finite=finite,
                              **options)
         weights = None if sample_weight is None else check_sample_weight(sample_weight,
                                                                            len(y))
         return X, y, weights
 
     def _finite(self):
-        return "allow-nan" if self.splitter in MISSING_VALUE_SPLITTERS else True
+        return "allow-nan" if self._allows_nan() else True
 
     def _grow(self, X, Y, weights=None):
         """Grow ``tree_`` on X (float32) and targets Y; set the fitted attributes.
