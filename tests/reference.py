@@ -397,6 +397,18 @@ def walk_pairs(a, b):
                 stack.append((ca, cb))
 
 
+#: Every array of a fitted ``Tree``: two trees are identical when all of them are equal.
+TREE_ARRAYS = ("children_left", "children_right", "children_missing", "feature",
+               "threshold", "value", "impurity", "n_node_samples",
+               "weighted_n_node_samples", "categorical", "category_bits")
+
+
+def assert_identical_trees(a, b):
+    """``a`` and ``b`` equal bit for bit, array by array (exact-sum and distributed fits)."""
+    for name in TREE_ARRAYS:
+        assert np.array_equal(getattr(a, name), getattr(b, name)), name
+
+
 def assert_same_tree(a, b, *, scale=None):
     """Two trees are the same tree: every pair of nodes holds the same test (feature,
     and threshold bit for bit, or the same categories), the same number of samples, the

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from sklearn.base import clone
 
+from tests.reference import assert_identical_trees
 from treelib import distributed
 from treelib.datasets import load_california_housing
 from treelib.estimators import (
@@ -17,9 +18,6 @@ from treelib.estimators import (
     HistGradientBoostingRegressor,
 )
 
-TREE_ARRAYS = ("children_left", "children_right", "children_missing", "feature",
-               "threshold", "value", "impurity", "n_node_samples",
-               "weighted_n_node_samples", "categorical", "category_bits")
 #: Uneven partitions, an empty one, more partitions than workers.
 CHUNKS = (700, 0, 300, 1000)
 
@@ -49,8 +47,7 @@ def fitted_trees(model):
 def assert_bit_for_bit(remote, local, X):
     assert len(fitted_trees(remote)) == len(fitted_trees(local))
     for a, b in zip(fitted_trees(remote), fitted_trees(local)):
-        for name in TREE_ARRAYS:
-            assert np.array_equal(getattr(a, name), getattr(b, name)), name
+        assert_identical_trees(a, b)
     assert np.array_equal(remote.predict(X), local.predict(X))
     for name in ("bin_thresholds_",):
         assert all(np.array_equal(p, q) for p, q in zip(getattr(remote, name),

@@ -10,6 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
+from tests.reference import assert_identical_trees
 from treelib.binning import thresholds_from_counts
 from treelib.counters import GrowthCounter
 from treelib.datasets import load_california_housing
@@ -24,15 +25,6 @@ from treelib.growth.exact_boosting import boost_exact
 from treelib.growth.exact_hist import grow_exact_tree
 from treelib.growth.row_parts import LocalParts, RowPart
 from treelib.losses import HalfBinomialLoss, HalfSquaredError
-
-TREE_ARRAYS = ("children_left", "children_right", "children_missing", "feature",
-               "threshold", "value", "impurity", "n_node_samples",
-               "weighted_n_node_samples", "categorical", "category_bits")
-
-
-def assert_identical(a, b):
-    for name in TREE_ARRAYS:
-        assert np.array_equal(getattr(a, name), getattr(b, name)), name
 
 
 @pytest.fixture(scope="module")
@@ -139,7 +131,7 @@ def test_tree_bits_do_not_depend_on_row_order_or_blocks(california, seed, k):
         parts = local_parts(X, y, blocks)
         thresholds = binned(parts)
         trees.append(grow_exact_tree(parts, thresholds, StoppingRules(max_depth=8)))
-    assert_identical(*trees)
+    assert_identical_trees(*trees)
 
 
 @pytest.mark.parametrize("loss", [HalfSquaredError(), HalfBinomialLoss()])
@@ -157,14 +149,14 @@ def test_boosting_bits_do_not_depend_on_row_order_or_blocks(california, loss):
     for baseline, trees in fits[1:]:
         assert np.array_equal(baseline, fits[0][0])
         for a, b in zip(trees, fits[0][1]):
-            assert_identical(a[0], b[0])
+            assert_identical_trees(a[0], b[0])
 
 
 def test_estimators_on_permuted_rows_give_the_same_bits(california):
     X, y = california
     order = np.random.default_rng(1).permutation(len(y))
     a, b = exact_tree(X, y, max_depth=7), exact_tree(X[order], y[order], max_depth=7)
-    assert_identical(a.tree_, b.tree_)
+    assert_identical_trees(a.tree_, b.tree_)
     assert np.array_equal(a.predict(X), b.predict(X))
     c = HistGradientBoostingRegressor(max_iter=3, histogram_sums="exact").fit(X, y)
     d = HistGradientBoostingRegressor(max_iter=3, histogram_sums="exact").fit(X[order],
