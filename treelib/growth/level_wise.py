@@ -228,7 +228,9 @@ def grow_level(level, Y, weights, stats, classes, criterion, min_samples_leaf, d
     n_active = level.order.shape[1]
 
     # 1. Every node's best cut; the nodes whose cut passes the rules split.
-    width = 1 if classes is not None else stats.shape[1]
+    # k values per position and feature, classes too: counted run by run, but a row of
+    # distinct values has a cut at nearly every position, each with k counts
+    width = stats.shape[1]
     feature, cut, gain = best_cuts(
         len(counts), feature_chunks(level.order.shape[0], n_active * width, n_jobs),
         lambda features: feature_scores(level, stats, weights, classes, features,
