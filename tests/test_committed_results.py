@@ -25,7 +25,12 @@ SPLIT_BENCHMARKS = ["bins", "subtraction", "auc", "rdt_cost", "methods"]
 LIBSVM = {"a1a", "a9a", "mushrooms", "splice"}
 
 
-@pytest.mark.parametrize("name", ["timing_full", "growth", *SPLIT_BENCHMARKS])
+LATER_BENCHMARKS = ["criteria", "missing", "categorical", "boosting", "forests", "parallel",
+                    "distributed"]
+
+
+@pytest.mark.parametrize("name", ["timing_full", "growth", *SPLIT_BENCHMARKS,
+                                  *LATER_BENCHMARKS])
 def test_every_file_records_its_machine(name):
     _, info = bench.load_results(name)
     for key in ["cpu", "numpy", "scikit-learn", "threads", "treelib commit", "date"]:
@@ -260,3 +265,24 @@ def test_boosting_covers_its_experiments_and_treelib_grows_scikit_learns_trees()
     goss = fits[fits.experiment == "goss"]
     assert goss.groupby(["dataset", "library"]).size().eq(
         repeats * len(boosting.GOSS_RATES)).all()
+
+
+def test_distributed_rounds_add_up():
+    """Every case fitted the three ways in every repeat; the distributed fits of a case
+    are the same rounds (the fit is deterministic), and a tree reduction over p
+    partitions moves p - 1 summaries per round, so a fit's bytes are p - 1 times the
+    bytes of its rounds' summaries."""
+    fits, info = bench.load_results("distributed")
+    assert "LocalCluster" in info["cluster"]
+    whole = fits[fits.record == "fit"]
+    repeats = int(info["repeats"])
+    for case, part in whole.groupby("case"):
+        assert part.groupby("method").size().to_dict() == {
+            "float": repeats, "exact": repeats, "distributed": repeats}, case
+        remote = part[part.method == "distributed"]
+        assert remote.rounds.nunique() == 1 and remote.bytes.nunique() == 1, case
+        rounds = fits[(fits.record == "round") & (fits.case == case)]
+        assert len(rounds) == remote.rounds.iloc[0], case
+        partitions = int(remote.partitions.iloc[0])
+        assert remote.bytes.iloc[0] == (partitions - 1) * rounds.bytes.sum(), case
+        assert (part.data_bytes == part.rows * 9 * 8).all()      # 8 features and y, float64
