@@ -7,7 +7,7 @@ import time
 
 import numpy as np
 
-from treelib.bench.fitting import clock, resampled_california, time_fit, tree_model
+from treelib.bench.fitting import clock, resampled_california, time_fit_cpu, tree_model
 
 #: Data sets of the growth benchmark: rows (None: all of california_housing, else a
 #: seeded resample of it with small noise) and the depth limit of every tree; the
@@ -111,9 +111,7 @@ def growth_child(method, case, repeats, seed, results):
             before = memory_kib("VmRSS")
             measured = reset_peak_memory() and before is not None
             model = make_growth_model(method, max_depth, task)
-            cpu = time.process_time()
-            seconds = time_fit(model, X, y)
-            cpu = time.process_time() - cpu
+            seconds, cpu = time_fit_cpu(model, X, y)
             peak = memory_kib("VmHWM") if measured else None
             rows.append((case, method, repeat, seconds,
                          float("nan") if peak is None else (peak - before) / 1024,
