@@ -163,9 +163,10 @@ def test_the_committed_growth_benchmark_has_what_the_chapter_reads():
     fits, _ = load_results("growth")
     assert {"case", "method", "seconds", "peak_mib", "process_peak_mib",
             "n_leaves"} <= set(fits.columns)
-    assert set(fits.method) == {"recursive", "depth_first", "best_first", "level_wise",
-                                "sklearn"}
-    assert "california_full_depth" in set(fits.case)
-    # every treelib growth order grows the same tree
-    treelib_fits = fits[fits.method != "sklearn"]
+    orders = {"recursive", "depth_first", "best_first", "level_wise", "sklearn"}
+    for case in ("california_full_depth", "million_rows_depth_10"):
+        assert orders <= set(fits.method[fits.case == case]), case
+    # every treelib growth order grows the same tree (the exact ones: the histogram
+    # builder cuts between bins)
+    treelib_fits = fits[fits.method.isin(orders - {"sklearn"})]
     assert treelib_fits.groupby("case").n_leaves.nunique().eq(1).all()
