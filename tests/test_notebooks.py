@@ -53,6 +53,20 @@ def test_every_notebook_is_in_the_book():
     assert sorted(f"notebooks/{p.stem}" for p in NOTEBOOKS) == sorted(IN_TOC)
 
 
+def test_the_bibliography_parses_and_has_every_cited_key():
+    """The strict build parses book/references.bib when it starts (a missing brace stops
+    it); this finds that, and a cited key with no entry, in a second."""
+    from pybtex.database import parse_file
+
+    keys = set(parse_file(ROOT / "book" / "references.bib").entries)
+    pages = [ROOT / "book" / "intro.md", ROOT / "book" / "references.md"]
+    cited = set()
+    for page in pages:
+        for group in re.findall(r"\{cite:[pt]\}`([^`]+)`", page.read_text()):
+            cited.update(key.strip() for key in group.split(","))
+    assert cited and cited <= keys, sorted(cited - keys)
+
+
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
 def test_notebook_is_executed_and_clean(path):
     notebook = nbformat.read(path, as_version=4)
