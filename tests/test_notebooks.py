@@ -53,6 +53,17 @@ def test_every_notebook_is_in_the_book():
     assert sorted(f"notebooks/{p.stem}" for p in NOTEBOOKS) == sorted(IN_TOC)
 
 
+def test_every_link_to_a_chapter_reaches_one():
+    """A link to a renamed or removed chapter is a warning, so an error, in the strict
+    build; found here in a second."""
+    pages = [*NOTEBOOKS, *(ROOT / "book").glob("*.md"), ROOT / "README.md"]
+    missing = {(page.name, target) for page in pages
+               for target in re.findall(r"\]\((?:\.\./notebooks/)?([\w-]+\.ipynb)\)",
+                                        page.read_text())
+               if not (ROOT / "notebooks" / target).exists()}
+    assert not missing, sorted(missing)
+
+
 def test_the_bibliography_parses_and_has_every_cited_key():
     """The strict build parses book/references.bib when it starts (a missing brace stops
     it); this finds that, and a cited key with no entry, in a second."""
