@@ -18,6 +18,7 @@ from treelib.counters import GrowthCounter
 from treelib.criteria import one_hot
 from treelib.finders import Finder
 from treelib.growth import StoppingRules, grow
+from treelib.growth.level_wise import partition_plan, partition_rows
 from treelib.tree import TREE_LEAF, Tree
 
 CRITERIA = ["squared_error", "gini", "entropy"]
@@ -370,3 +371,40 @@ def test_level_wise_growth_refuses_absolute_error_and_categories():
     finder = Finder("cumsum", "squared_error", categories=Categories(np.array([4])))
     with pytest.raises(ValueError, match="level-wise growth does not split categorical"):
         grow("level_wise", X, Y, finder, StoppingRules())
+
+
+# --- the rows move to the next level in place --------------------------------------------
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_rows_partitioned_in_place_equal_rows_partitioned_into_a_copy(data):
+    counts = np.array(data.draw(st.lists(st.integers(1, 6), min_size=1, max_size=5)))
+    n_left = np.array([data.draw(st.integers(0, c)) for c in counts])
+    keep_left = np.array(data.draw(st.lists(st.booleans(), min_size=len(counts),
+                                            max_size=len(counts))))
+    keep_right = np.array(data.draw(st.lists(st.booleans(), min_size=len(counts),
+                                             max_size=len(counts))))
+    n_rows, p = data.draw(st.integers(1, 3)), int(counts.sum())
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
+    rows = np.argsort(rng.random((n_rows, p)), axis=1).astype(np.int32)
+    # each node sends its first n_left samples (in the row's order) left
+    starts = np.repeat(np.cumsum(counts) - counts, counts)
+    rank = np.arange(p) - starts
+    goes_left = np.stack([rank < np.repeat(n_left, counts)] * n_rows)
+    original = rows.copy()
+    plan = partition_plan(counts, n_left, keep_left, keep_right)
+    copy = np.empty((n_rows, plan[2]), dtype=rows.dtype)
+    partition_rows(plan, goes_left, [(rows, copy)])
+    partition_rows(plan, goes_left, [(rows, rows[:, :plan[2]])])
+    np.testing.assert_array_equal(rows[:, :plan[2]], copy)
+    # each row is the stable partition: node by node, its kept left child, then its
+    # kept right child, each in the row's order
+    ends = np.cumsum(counts)
+    for row, moved in zip(original, copy):
+        expected = []
+        for s in range(len(counts)):
+            node = row[ends[s] - counts[s]:ends[s]]
+            expected += list(node[:n_left[s]]) * bool(keep_left[s])
+            expected += list(node[n_left[s]:]) * bool(keep_right[s])
+        np.testing.assert_array_equal(moved, expected)

@@ -278,10 +278,11 @@ def grow_level(level, Y, weights, stats, classes, criterion, min_samples_leaf, d
     keep_left, keep_right = np.zeros_like(splitting), np.zeros_like(splitting)
     keep_left[parents], keep_right[parents] = keep[0::2], keep[1::2]
     plan = partition_plan(counts, n_left, keep_left, keep_right)
-    order = np.empty((level.order.shape[0], plan[2]), dtype=level.order.dtype)
-    x_sorted = np.empty((level.order.shape[0], plan[2]), dtype=level.x_sorted.dtype)
-    # every feature's row moved by the plan: groups of rows in threads, each group a few
-    # rows at a time (one scatter per few rows)
+    # every feature's row moved by the plan, in place: the next level's rows are the
+    # first n_next positions of this level's (views of the arrays sorted at the root,
+    # which are never copied).  Groups of rows in threads, each group a few rows at a
+    # time (one scatter per few rows, through a temporary of those rows only).
+    order, x_sorted = level.order[:, :plan[2]], level.x_sorted[:, :plan[2]]
     n_rows = max(1, CHUNK_VALUES // max(1, 4 * n_active))
 
     def move(rows):
@@ -350,7 +351,8 @@ def partition(plan, goes_left, arrays):
 def partition_rows(plan, goes_left, pairs):
     """``partition`` of several rows at once: for each ``(rows, out)`` of ``pairs``,
     ``rows`` (c, p) moved by ``plan`` into ``out`` (c, n_next), ``goes_left`` (c, p)
-    row by row.  O(c p)."""
+    row by row.  ``out`` may be the first n_next columns of ``rows`` itself (rows are
+    read whole before ``out`` is written).  O(c p) time, O(c p) temporary memory."""
     to_left, to_right, n_next = plan
     c, p = goes_left.shape
     sent_left = np.cumsum(goes_left, axis=1, dtype=to_left.dtype)

@@ -32,8 +32,10 @@ import os
 from concurrent.futures import ThreadPoolExecutor
 
 #: Temporary values (positions x features x statistics) that the groups of features
-#: scored at the same time hold together, at most.
-CHUNK_VALUES = 2**21
+#: scored at the same time hold together, at most.  The exact scorer holds about 110
+#: bytes of temporaries per value (its sums, the cuts' positions, nodes and gains), so
+#: 2**20 values keep a level's search within about 110 MiB, whatever the data's size.
+CHUNK_VALUES = 2**20
 
 
 def check_n_jobs(n_jobs):
