@@ -18,7 +18,7 @@ Counts are exact integers, so these are the per-node running sums bit for bit.
 The Gini gain ``sum_k L_k**2 / W_L + sum_k R_k**2 / W_R - sum_k T_k**2 / W``
 (``treelib.gains.gain_from_sums``) needs only three sums of squares per cut; they are
 added up in integers (exact, so equal to the float sums in any order while the squares
-stay below 2**53), and then divided and added as ``gain_from_sums`` does: the same gains
+stay below 2**53, also in floats), and then divided and added as ``gain_from_sums`` does: the same gains
 bit for bit.  Entropy goes through ``gain_from_sums`` itself.
 
 Costs per block of c rows and b positions: O(c b) numpy work, plus O(runs k) to count
@@ -84,24 +84,26 @@ def class_scores(level, classes, n_classes, block, criterion, min_samples_leaf):
     new_run[:, 0] = True
     new_run[:, 1:] = larger[:, :-1]
     new_run[:, local_starts] = True
-    is_cut = larger
-    is_cut &= allowed
-    cut = np.flatnonzero(is_cut)                                   # row * b + q
-    is_cut = larger = None
-    run = np.cumsum(new_run.ravel(), dtype=np.intp)                # 1, 2, ...: row 0 zeros
+    run_start = np.flatnonzero(new_run)
     new_run = None
-    n_runs = int(run[-1])
-    key = classes[samples.ravel()]
-    key += run * n_classes
-    per_run = np.bincount(key, minlength=(n_runs + 1) * n_classes).reshape(-1, n_classes)
-    key = None
-    np.cumsum(per_run, axis=0, out=per_run)                        # running totals
+    # key: run * k + class, the runs numbered 1, 2, ... (row 0 of the counts stays 0)
+    key = np.repeat(np.arange(n_classes, (len(run_start) + 1) * n_classes, n_classes),
+                    np.diff(run_start, append=c * b))
+    key += np.take(classes, samples.ravel())
+    larger &= allowed
+    cut = np.flatnonzero(larger)                                   # row * b + q
+    larger = None
     row, q = np.divmod(cut, b)
     node = segment[q]
     node_start = row * b + local_starts[node - first]              # the node's first run
-    left = per_run[run[cut]]
-    left -= per_run[run[node_start] - 1]
-    per_run = run = None
+    cut_run, start_run = key[cut] // n_classes, key[node_start] // n_classes
+    running = np.bincount(key, minlength=(len(run_start) + 1) * n_classes)
+    key = None
+    # running totals of the runs' counts: exact integers, also as floats (< 2**53)
+    running = np.cumsum(running.reshape(-1, n_classes), axis=0, dtype=np.float64)
+    left = np.take(running, cut_run, axis=0)
+    left -= np.take(running, start_run - 1, axis=0)
+    running = None
     if begin > starts[first]:                    # node ``first`` began before the block
         before = np.bincount(classes[level.order[features.start, starts[first]:begin]],
                              minlength=n_classes)
@@ -115,12 +117,12 @@ def class_scores(level, classes, n_classes, block, criterion, min_samples_leaf):
         gains = gini_gains(left, w_left, totals, w_node, node)
     else:
         with np.errstate(divide="ignore", invalid="ignore"):
-            gains = gain_from_sums(left.astype(np.float64), w_left, totals[node], w_node,
+            gains = gain_from_sums(left, w_left, totals[node], w_node,
                                    criterion)
     gains[~np.isfinite(gains)] = -np.inf
 
     def bounds_at(at):
-        return gain_rounding_bound(left[at].astype(np.float64), w_left[at],
+        return gain_rounding_bound(left[at], w_left[at],
                                    totals[node[at]], w_node[at], criterion, None, gains[at],
                                    n_terms=counts[node[at]])
 
@@ -132,12 +134,13 @@ def class_scores(level, classes, n_classes, block, criterion, min_samples_leaf):
 
 def gini_gains(left, w_left, totals, w_node, node):
     """``gain_from_sums`` for Gini, bit for bit, from the left counts ``left`` (cuts, k)
-    (integers) of cuts in nodes ``node`` with class counts ``totals`` (nodes, k): the
-    sums of squares added up exactly in integers.  One (cuts, k) temporary."""
-    square_left = np.einsum("ij,ij->i", left, left).astype(np.float64)
-    right = totals.astype(np.int64)[node]
+    (whole numbers, as floats) of cuts in nodes ``node`` with class counts ``totals``
+    (nodes, k): the sums of squares are whole numbers below 2**53 (``EXACT_SQUARES``),
+    exact in any order of addition.  One (cuts, k) temporary."""
+    square_left = np.einsum("ij,ij->i", left, left)
+    right = np.take(totals, node, axis=0)
     right -= left
-    square_right = np.einsum("ij,ij->i", right, right).astype(np.float64)
+    square_right = np.einsum("ij,ij->i", right, right)
     square_total = np.sum(totals * totals, axis=-1)[node]
     with np.errstate(divide="ignore", invalid="ignore"):
         return (square_left / w_left + square_right / (w_node - w_left)
