@@ -80,8 +80,10 @@ def grow_level_wise_exact(data, Y, finder, rules, counter=None, weights=None):
                           weight=root_node.weight)
     if rules.is_leaf(len(Y), root_node.impurity[0], 0, min_samples_leaf):
         return tree.finish()
-    stats = np.array(root_node.stats, dtype=np.float64)   # re-centred node by node
     classes = class_codes(Y, criterion, weights)
+    # re-centred node by node (squared error); with classes only its width is read
+    stats = root_node.stats if classes is not None else np.array(root_node.stats,
+                                                                 dtype=np.float64)
     index = np.int32 if len(Y) < 2**31 else np.intp
     columns = np.ascontiguousarray(np.asarray(data).T)
     order = np.empty(columns.shape, dtype=index)
