@@ -111,10 +111,11 @@ def grow_level_wise_exact(data, Y, finder, rules, counter=None, weights=None):
 
 def class_codes(Y, criterion, weights):
     """The class of every sample when the statistics are unweighted one-hot rows (their
-    sums are counts, exact in any order); None otherwise."""
+    sums are counts, exact in any order), as 16-bit codes when they fit (a stable sort
+    of those is a radix sort); None otherwise."""
     if criterion not in ("gini", "entropy") or weights is not None:
         return None
-    return np.argmax(Y, axis=1).astype(np.intp)
+    return np.argmax(Y, axis=1).astype(np.uint16 if Y.shape[1] <= 2**16 else np.intp)
 
 
 def cut_positions(x, counts, min_samples_leaf):
