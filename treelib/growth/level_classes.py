@@ -67,13 +67,14 @@ def class_blocks(n_features, n_positions, n_classes, n_jobs=1, budget=CHUNK_VALU
             for j in range(n_features) for begin in range(0, n_positions, size)]
 
 
-def class_scores(level, classes, n_classes, block, criterion, min_samples_leaf):
+def class_scores(level, classes, n_classes, block, criterion, min_samples_leaf, ranks=None):
     """The ``ChunkScores`` (``treelib.growth.level_cuts``) of the cuts of one block
     (``class_blocks``) of ``level`` (``treelib.growth.level_wise.Level``): ``classes``
     (n,) is every sample's class (0 .. ``n_classes`` - 1), the criterion "gini" or
     "entropy" without sample weights.  A cut after position q of a row is a candidate
     when the next value in its node is larger and both children keep
-    ``min_samples_leaf`` samples; it belongs to the block that holds q."""
+    ``min_samples_leaf`` samples; it belongs to the block that holds q.  ``ranks``: Gini
+    sums from ranks (True) or runs (False); None picks by ``RANKS_ABOVE``."""
     features, begin, end = block
     counts, nodes, totals = level.counts, level.nodes, level.nodes.totals
     starts = segment_starts(counts)
@@ -115,7 +116,7 @@ def class_scores(level, classes, n_classes, block, criterion, min_samples_leaf):
     w_node = nodes.weight[node]
     left = None
     if criterion == "gini" and len(counts) and counts.max() <= EXACT_SQUARES:
-        if len(run_start) * n_classes > RANKS_ABOVE * c * b:
+        if ranks or (ranks is None and len(run_start) * n_classes > RANKS_ABOVE * c * b):
             group = np.add.outer(np.arange(c) * len(local_counts),
                                  segment - first).ravel()          # row and node
             square_left, left_totals = square_sums(
