@@ -24,7 +24,8 @@ breadth first: the root 0, then the nodes of depth 1 from left to right, and so 
 Cost: O(f n log n) once for the sort, then O(f n_active k) numpy work per level (n
 samples, f features, k statistics per sample: 1 for squared error, the number of classes
 for Gini and entropy) and O(f depth) Python iterations.  Memory: the f sorted rows of
-sample ids and values, plus O(n_active k) per feature.
+sample ids and values, plus O(n_active k) per feature (unweighted classification: a
+block of ``CHUNK_VALUES``, ``treelib.growth.level_classes``).
 """
 
 from dataclasses import dataclass
@@ -144,8 +145,9 @@ def feature_scores(level, stats, weights, classes, features, criterion, min_samp
     the row's order, restarted at each node, so each node's sums are those of the
     per-node ``"cumsum"`` finder bit for bit; only the candidate cuts are scored.  With
     ``classes`` (unweighted classification), the class counts left of the cuts are
-    added up run by run, in blocks of bounded size (``level_classes.class_scores``).
-    O(positions x features x k), or O(positions x features + runs x k) with ``classes``.
+    added up in blocks of bounded size (``level_classes.class_scores``).
+    O(positions x features x k); with ``classes`` O(positions x features + runs x k),
+    or O(positions x features) for Gini from ranks, in memory bounded by a block.
     """
     if classes is not None:
         return class_scores(level, classes, stats.shape[1], features, criterion,
