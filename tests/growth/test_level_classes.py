@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from treelib.criteria import node_statistics, one_hot
 from treelib.gains import gain_from_sums, gain_rounding_bound
-from treelib.growth.level_classes import class_blocks, class_scores
+from treelib.growth.level_classes import children_statistics, class_blocks, class_scores
 from treelib.growth.level_cuts import best_cuts
 from treelib.growth.level_wise import Level
 from treelib.segments import segment_starts
@@ -109,3 +109,20 @@ def test_class_blocks_cover_every_position_within_the_budget():
             covered[features.start:features.stop, begin:end] += 1
             assert (end - begin) * len(features) * k <= max(k, budget // n_jobs)
         assert (covered == 1).all()
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 60), st.sampled_from([1, 2, 5, 300]), st.sampled_from(["gini", "entropy"]),
+       st.integers(0, 2**32 - 1))
+def test_children_statistics_equal_those_of_the_one_hot_rows(n, k, criterion, seed):
+    rng = np.random.default_rng(seed)
+    classes = rng.integers(0, k, n).astype(np.uint16)
+    samples = rng.permutation(n)
+    n_nodes = int(rng.integers(1, n + 1))
+    counts = np.diff(np.concatenate([[0], np.sort(rng.choice(np.arange(1, n), n_nodes - 1,
+                                                             replace=False)), [n]]))
+    got = children_statistics(classes, samples, counts, k, criterion)
+    expected = node_statistics(one_hot(classes, k)[samples], counts, criterion)
+    assert got.stats is None and got.abs_totals is None
+    for field in ("value", "impurity", "totals", "weight", "scale"):
+        assert np.array_equal(getattr(got, field), getattr(expected, field)), field

@@ -34,7 +34,7 @@ import numpy as np
 
 from treelib.criteria import NodeStatistics, node_statistics
 from treelib.gains import bound_cap, gain_from_sums, gain_rounding_bound, split_statistics
-from treelib.growth.level_classes import class_blocks, class_scores
+from treelib.growth.level_classes import children_statistics, class_blocks, class_scores
 from treelib.growth.level_cuts import ChunkScores, best_cuts
 from treelib.growth.threads import CHUNK_VALUES, feature_chunks, run_chunks
 from treelib.segments import segment_ids, segment_starts, segmented_cumsum
@@ -244,8 +244,10 @@ def grow_level(level, Y, weights, stats, classes, criterion, min_samples_leaf, d
     #    for squared error, the children's centred targets become ``stats``.
     children, = partition(partition_plan(counts, n_left, splitting, splitting),
                           goes_left[level.order[0]], [level.order[0]])
-    child = node_statistics(Y[children], child_counts, criterion,
-                            None if weights is None else weights[children])
+    child = (node_statistics(Y[children], child_counts, criterion,
+                             None if weights is None else weights[children])
+             if classes is None else      # counted from the classes: no (n, k) rows
+             children_statistics(classes, children, child_counts, Y.shape[1], criterion))
     child_ids = tree.add_nodes(child.value, child.impurity, child_counts,
                                np.repeat(level.node_ids[parents], 2),
                                np.tile([LEFT, RIGHT], len(parents)), child.weight)
