@@ -194,13 +194,22 @@ def node_statistics(Y_rows, counts, criterion, weights=None):
                               np.maximum.reduceat(np.abs(Y_rows), starts, axis=0))
     stats = Y_rows if weights is None else Y_rows * w[:, None]
     totals = np.add.reduceat(stats, starts, axis=0)            # (weighted) class counts
-    p = totals / size
+    return class_statistics(totals, weight, criterion, stats, weights is not None)
+
+
+def class_statistics(totals, weight, criterion, stats=None, weighted=False):
+    """``node_statistics`` of classification nodes ("gini", "entropy") from their
+    (weighted) class counts ``totals`` (nodes, k) and weights ``weight`` (nodes,):
+    the class proportions, the impurity, ``abs_totals`` (the totals when ``weighted``,
+    else None: counts are exact) and ``scale`` (ones); ``stats`` is passed through.
+    O(nodes k)."""
+    p = totals / weight[:, None]
     if criterion == "gini":
         impurity = 1.0 - np.sum(p * p, axis=1)
     else:
         impurity = -np.sum(xlog2x(p), axis=1)
-    return NodeStatistics(p, impurity + 0.0, stats, totals,
-                          None if weights is None else totals, weight, np.ones_like(totals))
+    return NodeStatistics(p, impurity + 0.0, stats, totals, totals if weighted else None,
+                          weight, np.ones_like(totals))
 
 
 def node_impurity(Y, criterion, weights=None):

@@ -24,7 +24,8 @@ breadth first: the root 0, then the nodes of depth 1 from left to right, and so 
 Cost: O(f n log n) once for the sort, then O(f n_active k) numpy work per level (n
 samples, f features, k statistics per sample: 1 for squared error, the number of classes
 for Gini and entropy) and O(f depth) Python iterations.  Memory: the f sorted rows of
-sample ids and values, plus O(n_active k) per feature.
+sample ids and values, plus O(n_active k) per feature (unweighted classification: a
+block of ``CHUNK_VALUES``, ``treelib.growth.level_classes``).
 """
 
 from dataclasses import dataclass
@@ -33,6 +34,7 @@ import numpy as np
 
 from treelib.criteria import NodeStatistics, node_statistics
 from treelib.gains import bound_cap, gain_from_sums, gain_rounding_bound, split_statistics
+from treelib.growth.level_classes import children_statistics, class_blocks, class_scores
 from treelib.growth.level_cuts import ChunkScores, best_cuts
 from treelib.growth.threads import CHUNK_VALUES, feature_chunks, run_chunks
 from treelib.segments import segment_ids, segment_starts, segmented_cumsum
@@ -79,8 +81,10 @@ def grow_level_wise_exact(data, Y, finder, rules, counter=None, weights=None):
                           weight=root_node.weight)
     if rules.is_leaf(len(Y), root_node.impurity[0], 0, min_samples_leaf):
         return tree.finish()
-    stats = np.array(root_node.stats, dtype=np.float64)   # re-centred node by node
     classes = class_codes(Y, criterion, weights)
+    # re-centred node by node (squared error); with classes only its width is read
+    stats = root_node.stats if classes is not None else np.array(root_node.stats,
+                                                                 dtype=np.float64)
     index = np.int32 if len(Y) < 2**31 else np.intp
     columns = np.ascontiguousarray(np.asarray(data).T)
     order = np.empty(columns.shape, dtype=index)
@@ -108,10 +112,11 @@ def grow_level_wise_exact(data, Y, finder, rules, counter=None, weights=None):
 
 def class_codes(Y, criterion, weights):
     """The class of every sample when the statistics are unweighted one-hot rows (their
-    sums are counts, exact in any order); None otherwise."""
+    sums are counts, exact in any order), as 16-bit codes when they fit (a stable sort
+    of those is a radix sort); None otherwise."""
     if criterion not in ("gini", "entropy") or weights is not None:
         return None
-    return np.argmax(Y, axis=1).astype(np.intp)
+    return np.argmax(Y, axis=1).astype(np.uint16 if Y.shape[1] <= 2**16 else np.intp)
 
 
 def cut_positions(x, counts, min_samples_leaf):
@@ -130,43 +135,23 @@ def cut_positions(x, counts, min_samples_leaf):
     return row, np.flatnonzero(is_cut) - row * x.shape[1]
 
 
-def left_counts(classes, samples, counts, cuts, row, node, n_classes):
-    """The class counts left of each cut (cuts, k), adding up runs rather than samples.
-
-    Every row of ``samples`` (c, p), node after node, is cut into *runs* that end at a
-    cut or at the end of a node; ``np.bincount`` counts each run's classes, and the
-    running totals of the runs, minus their value before the node, are the counts left
-    of the cuts (``cuts``: flat indices ``row * p + position``, in ``row`` and ``node``).
-    Counts are exact integers, so these are the per-node cumulative sums bit for bit, in
-    O(c p) work plus O(runs k) instead of O(c p k).
-    """
-    c, p = samples.shape
-    ends = np.zeros((c, p), dtype=bool)
-    ends[:, segment_starts(counts) + counts - 1] = True
-    ends = ends.ravel()
-    ends[cuts] = True
-    run = np.cumsum(ends) - ends                            # each position's run
-    per_run = np.bincount(run * n_classes + classes[samples.ravel()],
-                          minlength=int(ends.sum()) * n_classes).reshape(-1, n_classes)
-    running = np.cumsum(per_run, axis=0)
-    node_start = row * p + segment_starts(counts)[node]
-    before = run[node_start] - 1                            # the run before the node
-    base = np.where(before[:, None] >= 0, running[np.maximum(before, 0)], 0)
-    return (running[run[cuts]] - base).astype(np.float64)
-
-
 def feature_scores(level, stats, weights, classes, features, criterion, min_samples_leaf):
     """The ``ChunkScores`` (``treelib.growth.level_cuts``) of the features ``features``
-    (a range): the gain of every candidate cut in every node of the level, labelled by
+    (a range; with ``classes``, a block of ``treelib.growth.level_classes.class_blocks``):
+    the gain of every candidate cut in every node of the level, labelled by
     its position in the node, with the rounding bounds computed on demand.
 
     The left sums of a node's cuts are the running sums of its samples' statistics in
     the row's order, restarted at each node, so each node's sums are those of the
     per-node ``"cumsum"`` finder bit for bit; only the candidate cuts are scored.  With
     ``classes`` (unweighted classification), the class counts left of the cuts are
-    added up run by run (``left_counts``).  O(positions x features x k), or O(positions
-    x features + cuts x k) with ``classes``.
+    added up in blocks of bounded size (``level_classes.class_scores``).
+    O(positions x features x k); with ``classes`` O(positions x features + runs x k),
+    or O(positions x features) for Gini from ranks, in memory bounded by a block.
     """
+    if classes is not None:
+        return class_scores(level, classes, stats.shape[1], features, criterion,
+                            min_samples_leaf)
     counts, nodes = level.counts, level.nodes
     rows = slice(features.start, features.stop)
     samples, x = level.order[rows], level.x_sorted[rows]              # (c, p) views
@@ -181,11 +166,7 @@ def feature_scores(level, stats, weights, classes, features, criterion, min_samp
         sums = segmented_cumsum(np.take(values, samples.T, axis=0), counts)
         return np.take(sums.reshape((p * c,) + values.shape[1:]), at, axis=0)
 
-    if classes is not None:
-        left_sums = left_counts(classes, samples, counts, row * p + position, row, node,
-                                stats.shape[1])
-    else:
-        left_sums = running_sums(stats)
+    left_sums = running_sums(stats)
     w_left = (offset + 1).astype(np.float64) if weights is None else running_sums(weights)
     w_node = nodes.weight[node]
     left_sums, positives_left = split_statistics(left_sums, criterion)
@@ -228,11 +209,13 @@ def grow_level(level, Y, weights, stats, classes, criterion, min_samples_leaf, d
     n_active = level.order.shape[1]
 
     # 1. Every node's best cut; the nodes whose cut passes the rules split.
-    # k values per position and feature, classes too: counted run by run, but a row of
-    # distinct values has a cut at nearly every position, each with k counts
+    # k values per position and feature; classes: blocks of rows or of positions
     width = stats.shape[1]
+    chunks = (feature_chunks(level.order.shape[0], n_active * width, n_jobs)
+              if classes is None else
+              class_blocks(level.order.shape[0], n_active, width, n_jobs))
     feature, cut, gain = best_cuts(
-        len(counts), feature_chunks(level.order.shape[0], n_active * width, n_jobs),
+        len(counts), chunks,
         lambda features: feature_scores(level, stats, weights, classes, features,
                                         criterion, min_samples_leaf), n_jobs)
     splitting = ~rules.rejects(gain, total_weight)
@@ -261,8 +244,10 @@ def grow_level(level, Y, weights, stats, classes, criterion, min_samples_leaf, d
     #    for squared error, the children's centred targets become ``stats``.
     children, = partition(partition_plan(counts, n_left, splitting, splitting),
                           goes_left[level.order[0]], [level.order[0]])
-    child = node_statistics(Y[children], child_counts, criterion,
-                            None if weights is None else weights[children])
+    child = (node_statistics(Y[children], child_counts, criterion,
+                             None if weights is None else weights[children])
+             if classes is None else      # counted from the classes: no (n, k) rows
+             children_statistics(classes, children, child_counts, Y.shape[1], criterion))
     child_ids = tree.add_nodes(child.value, child.impurity, child_counts,
                                np.repeat(level.node_ids[parents], 2),
                                np.tile([LEFT, RIGHT], len(parents)), child.weight)
