@@ -77,41 +77,42 @@ def feature_histograms(level, codes, stats, features, n_bins, dense, counter):
     return out_sums, out_counts
 
 
-def sparse_sums(level, codes, stats, features, nodes, n_bins):
-    """Left sums of the cuts after the populated bins of a group of features, in small
-    nodes.
+def populated_bins(rows, row_codes, counts, stats, min_samples_leaf):
+    """The candidate cuts after the populated bins of the small nodes, for a group of
+    features.
 
-    Each node's samples are sorted by code, feature by feature (stably, so each bin keeps
-    them in the order ``np.bincount`` adds them), each run of equal codes is a populated
-    bin, and the running sums over the runs are the left sums, bit for bit those of the
-    dense histogram.  Returns, per run, its left sums and left count, its feature (index
-    in ``features``), node (index in ``nodes``), offset among the node's runs for that
-    feature, and bin; and the runs per (feature, node).  O(c n log n) for a node of n
-    samples.
+    ``rows`` (c, p) and ``row_codes`` (c, p): the small nodes' samples (``counts``, node
+    after node), each row sorted by code inside every node, ties in increasing sample id
+    (``treelib.growth.sorted_codes``).  Each run of equal codes is a populated bin; its
+    sums are added by ``np.bincount`` in the row's order, the order in which it adds the
+    dense histogram's, and their running sums restarted at every (feature, node)
+    (``segmented_cumsum``) are the left sums, bit for bit those of the dense histogram.
+    Returns, for the cuts after the runs that leave ``min_samples_leaf`` samples on both
+    sides, ordered by row, then node, then bin: their left sums (cuts, k), left counts,
+    row (in the group), node (among the small ones) and bin.  O(c p k) work and memory.
     """
-    counts, c, m = level.counts[nodes], len(features), len(nodes)
-    positions = (np.arange(counts.sum())
-                 + np.repeat(segment_starts(level.counts)[nodes] - segment_starts(counts),
-                             counts))
-    samples = level.samples[positions]
-    node = segment_ids(counts)
-    key = ((np.arange(c)[:, None] * m + node) * n_bins + codes[samples][:, features].T).ravel()
-    order = np.argsort(key, kind="stable")
-    key = key[order]
-    samples = np.tile(samples, c)[order]
-    new_run = np.empty(len(key), dtype=bool)
-    new_run[0], new_run[1:] = True, key[1:] != key[:-1]
-    run = np.cumsum(new_run) - 1
-    run_key = key[new_run]
-    run_group = run_key // n_bins                      # feature * m + node
-    runs = np.bincount(run_group, minlength=c * m)     # per (feature, node), feature-major
-    run_sums = np.stack([np.bincount(run, weights=stats[samples, column])
+    c, p = rows.shape
+    m = len(counts)
+    starts = segment_starts(counts)
+    new_run = np.empty((c, p), dtype=bool)
+    new_run[:, 0] = True
+    np.not_equal(row_codes[:, 1:], row_codes[:, :-1], out=new_run[:, 1:])
+    new_run[:, starts] = True
+    first = np.flatnonzero(new_run)                          # each run's first position
+    run = np.cumsum(new_run.ravel(), dtype=np.intp) - 1
+    samples = rows.ravel()
+    run_sums = np.stack([np.bincount(run, weights=np.take(stats[:, column], samples),
+                                     minlength=len(first))
                          for column in range(stats.shape[1])], axis=1)
-    left_sums = segmented_cumsum(run_sums, runs)
-    # counts are integers: one running count, minus its value before each (feature,
-    # node), is exact
-    n_left = np.cumsum(np.bincount(run))
-    n_left -= np.repeat(np.concatenate([[0], n_left])[segment_starts(runs)], runs)
-    offset = np.arange(len(run_key)) - np.repeat(segment_starts(runs), runs)
-    return (left_sums, n_left, run_group // m, run_group % m, offset, run_key % n_bins,
-            runs.reshape(c, m))
+    row, position = np.divmod(first, p)
+    node = segment_ids(counts)[position]
+    group = row * m + node                                   # (row, node), sorted
+    left_sums = segmented_cumsum(run_sums, np.bincount(group, minlength=c * m))
+    # a run ends where the next begins (every node's start begins a run): counts exact
+    ends = np.empty(len(first), dtype=np.intp)
+    ends[:-1], ends[-1:] = first[1:], c * p
+    n_left = ends - row * p - starts[node]
+    cut = np.flatnonzero((n_left >= min_samples_leaf)
+                         & (counts[node] - n_left >= min_samples_leaf))
+    return (left_sums[cut], n_left[cut], row[cut], node[cut],
+            row_codes.ravel()[first[cut]].astype(np.intp))

@@ -31,9 +31,10 @@ import numpy as np
 from treelib.counters import GrowthCounter
 from treelib.criteria import NodeStatistics, node_statistics
 from treelib.gains import bound_cap, gain_from_sums, gain_rounding_bound, split_statistics
-from treelib.growth.level_cuts import best_cuts, grid_scores
-from treelib.growth.level_histograms import feature_histograms, sparse_sums
+from treelib.growth.level_cuts import ChunkScores, best_cuts
+from treelib.growth.level_histograms import feature_histograms, populated_bins
 from treelib.growth.level_wise import partition, partition_plan, select
+from treelib.growth.sorted_codes import SortedRows, move_rows, sort_rows
 from treelib.growth.threads import feature_chunks
 from treelib.segments import segment_ids, segment_starts
 from treelib.split import MISSING_BIN
@@ -74,6 +75,7 @@ class HistLevel:
     shift: np.ndarray
     sibling_shift: np.ndarray
     store: tuple             # (sums (r, f, B, k), counts (r, f, B)) of the parents
+    sorted: SortedRows       # the small nodes' samples sorted by code, feature by feature
 
 
 def grow_level_wise_hist(codes, Y, finder, rules, counter=None, weights=None):
@@ -106,7 +108,8 @@ def grow_level_wise_hist(codes, Y, finder, rules, counter=None, weights=None):
                       samples=np.arange(len(Y)), derived=np.zeros(1, bool), parent_slot=none,
                       sibling=none, helper=np.zeros(0, np.intp),
                       helper_counts=np.zeros(1, np.intp), shift=np.zeros((1, width)),
-                      sibling_shift=np.zeros((1, width)), store=None)
+                      sibling_shift=np.zeros((1, width)), store=None,
+                      sorted=small_rows(codes, np.arange(len(Y)), np.array([len(Y)]), n_bins))
     budget = max(MIN_STORE_BYTES, STORE_BYTES_PER_VALUE * codes.size)
     depth = 0
     while level is not None:
@@ -120,25 +123,17 @@ def grow_level_wise_hist(codes, Y, finder, rules, counter=None, weights=None):
 
 def feature_scores(level, codes, stats, features, criterion, min_samples_leaf, n_bins,
                    counter=None, store=None, weighted=False):
-    """The ``ChunkScores`` (``treelib.growth.level_cuts``) of a group of features, scored
-    on a grid of slots: the cuts after every bin, B - 1 slots per dense node, and for a
-    small node as many slots as its most populated feature has populated bins (the
-    others padded with non-candidates); labels are bins.  With ``store``, the dense
-    histograms of the nodes ``store[0]`` are also written into ``store[1]`` (sums,
-    counts) at these features, for the next level's subtractions."""
-    c, k = len(features), stats.shape[1]
+    """The ``ChunkScores`` (``treelib.growth.level_cuts``) of a group of features (a
+    range): the cuts after every non-empty bin of the dense nodes' histograms and after
+    every populated bin of the small nodes (``populated_bins``, on their sorted rows),
+    labelled by bin; only the cuts that leave ``min_samples_leaf`` samples on both sides
+    are scored.  With ``store``, the dense histograms of the nodes ``store[0]`` are also
+    written into ``store[1]`` (sums, counts) at these features, for the next level's
+    subtractions.  O(d c B k) for d dense nodes, O(c p k) for the p samples of the small
+    ones."""
+    c, k, m = len(features), stats.shape[1], len(level.counts)
     dense = level.counts >= n_bins
-    small = np.flatnonzero(~dense)
-    slots = np.where(dense, n_bins - 1, 0)
-    if len(small):
-        sparse = sparse_sums(level, codes, stats, features, small, n_bins)
-        slots[small] = sparse[6].max(axis=0)
-        if counter is not None:
-            counter.histogram_pairs += int(level.counts[small].sum()) * c
-    starts = segment_starts(slots)
-    left_sums = np.zeros((slots.sum(), c, k))
-    n_left = np.zeros((slots.sum(), c), dtype=np.intp)
-    labels = np.zeros((slots.sum(), c), dtype=np.intp)
+    parts = []                   # (left sums, n_left, feature in group, node, bin)
     if dense.any():
         sums, counts = feature_histograms(level, codes, stats, features, n_bins, dense,
                                           counter)
@@ -147,52 +142,66 @@ def feature_scores(level, codes, stats, features, criterion, min_samples_leaf, n
             where = np.cumsum(dense) - 1
             store_sums[:, features] = sums[where[kept]]
             store_counts[:, features] = counts[where[kept]]
-        rows = (starts[dense][:, None] + np.arange(n_bins - 1)).ravel()
-        cumulative = np.cumsum(sums, axis=2)[:, :, :-1]              # (d, c, B - 1, k)
-        left_sums[rows] = cumulative.transpose(0, 2, 1, 3).reshape(-1, c, k)
-        filled = np.cumsum(counts, axis=2)[:, :, :-1]
+        filled = np.cumsum(counts, axis=2)[:, :, :-1]                   # (d, c, B - 1)
+        n_dense = level.counts[dense][:, None, None]
         # a cut after an empty bin makes the same children as the one before it: it is
-        # not a candidate (n_left 0 marks it so)
-        filled = np.where(counts[:, :, :-1] > 0, filled, 0)
-        n_left[rows] = filled.transpose(0, 2, 1).reshape(-1, c)
-        labels[rows] = np.tile(np.arange(n_bins - 1), int(dense.sum()))[:, None]
-    if len(small):
-        run_sums, run_n_left, run_feature, run_node, offset, run_bin, _ = sparse
-        rows = starts[small][run_node] + offset
-        left_sums[rows, run_feature], n_left[rows, run_feature] = run_sums, run_n_left
-        labels[rows, run_feature] = run_bin
-    segment = segment_ids(slots)
-    n_node = level.counts[segment][:, None]
+        # not a candidate
+        cut = ((counts[:, :, :-1] > 0) & (filled >= min_samples_leaf)
+               & (n_dense - filled >= min_samples_leaf))
+        column, d, bin_ = np.nonzero(cut.transpose(1, 0, 2))    # feature, node, bin
+        cumulative = np.cumsum(sums, axis=2)
+        parts.append((cumulative[d, column, bin_], filled[d, column, bin_], column,
+                      np.flatnonzero(dense)[d], bin_))
+    small = level.sorted
+    if small is not None and len(small.counts):
+        rows = slice(features.start, features.stop)
+        left, n_left, column, node, bin_ = populated_bins(
+            small.rows[rows], small.codes[rows], small.counts, stats, min_samples_leaf)
+        parts.append((left, n_left, column, np.flatnonzero(~dense)[node], bin_))
+        if counter is not None:
+            counter.histogram_pairs += small.rows.shape[1] * c
+    if len(parts) == 2:          # feature, then node, then bin
+        left_sums, n_left, column, node, labels = (np.concatenate(a) for a in zip(*parts))
+        order = np.argsort(column * m + node, kind="stable")
+        left_sums, n_left, column, node, labels = (a[order] for a in (left_sums, n_left,
+                                                                      column, node, labels))
+    elif parts:
+        left_sums, n_left, column, node, labels = parts[0]
+    else:
+        left_sums, n_left, column, node, labels = (np.zeros((0, k)),) + (
+            np.zeros(0, dtype=np.intp),) * 4
     nodes = level.nodes
     if weighted:            # the last column of the sums is the weight
-        left_sums, w_left = left_sums[..., :-1], left_sums[..., -1]
+        left_sums, w_left = left_sums[:, :-1], left_sums[:, -1]
     else:
         w_left = n_left
-    w_node = nodes.weight[segment][:, None]
+    w_node = nodes.weight[node]
     left_sums, positives_left = split_statistics(left_sums, criterion)
     totals, positives = split_statistics(nodes.totals, criterion)
     abs_totals = split_statistics(nodes.abs_totals, criterion)[0]
     with np.errstate(divide="ignore", invalid="ignore"):
-        gains = gain_from_sums(left_sums, w_left, totals[segment][:, None], w_node,
-                               criterion, positives_left=positives_left,
-                               positives=None if positives is None
-                               else positives[segment][:, None])
-    valid = (n_left >= min_samples_leaf) & (n_node - n_left >= min_samples_leaf)
+        gains = gain_from_sums(left_sums, w_left, totals[node], w_node, criterion,
+                               positives_left=positives_left,
+                               positives=None if positives is None else positives[node])
+    valid = np.isfinite(gains)
     if weighted:
         valid &= (w_left > 0) & (w_left < w_node)
-    gains = np.where(valid & np.isfinite(gains), gains, -np.inf)
+    if not valid.all():
+        at = np.flatnonzero(valid)
+        gains, left_sums, w_left, node, column, labels = (
+            a[at] for a in (gains, left_sums, w_left, node, column, labels))
 
-    def bounds_at(rows, columns):
-        node = segment[rows]
-        return gain_rounding_bound(left_sums[rows, columns], w_left[rows, columns],
-                                   totals[node], nodes.weight[node], criterion,
-                                   None if abs_totals is None else abs_totals[node],
-                                   gains[rows, columns], n_terms=level.counts[node])
+    def bounds_at(at):
+        return gain_rounding_bound(left_sums[at], w_left[at], totals[node[at]],
+                                   nodes.weight[node[at]], criterion,
+                                   None if abs_totals is None else abs_totals[node[at]],
+                                   gains[at], n_terms=level.counts[node[at]])
 
-    return grid_scores(gains, slots, labels, features, bounds_at,
-                       lambda max_gain: bound_cap(nodes.totals, nodes.weight, criterion,
-                                                  nodes.abs_totals, max_gain, level.counts,
-                                                  nodes.scale))
+    return ChunkScores(gains=gains, node=node, feature=column + features.start, label=labels,
+                       bounds_at=bounds_at,
+                       cap=lambda max_gain: bound_cap(nodes.totals, nodes.weight, criterion,
+                                                      nodes.abs_totals, max_gain, level.counts,
+                                                      nodes.scale))
 
 
 def can_subtract(parent_abs, small_abs, large_abs, small_count, shift_small):
@@ -340,4 +349,53 @@ def grow_level(level, codes, Y, weights, stats, finder, rules, depth, tree, n_bi
                      parent_slot=parent_slot[keep],
                      sibling=sibling[keep], helper=helper,
                      helper_counts=helper_counts[keep], shift=shift[keep],
-                     sibling_shift=sibling_shift[keep], store=next_store)
+                     sibling_shift=sibling_shift[keep], store=next_store,
+                     sorted=next_sorted(level, codes, n_bins, goes_left, splitting, children,
+                                        child_counts, keep))
+
+
+def small_rows(codes, samples, counts, n_bins):
+    """``SortedRows`` of the nodes (``counts``, their ``samples`` node after node) with
+    fewer samples than bins, sorted now.  O(f p log p) for their p samples."""
+    small = counts < n_bins
+    in_small = np.repeat(small, counts)
+    rows, row_codes = sort_rows(codes, samples[in_small], counts[small])
+    return SortedRows(counts=counts[small], rows=rows, codes=row_codes)
+
+
+def next_sorted(level, codes, n_bins, goes_left, splitting, children, child_counts, keep):
+    """The next level's ``SortedRows``: the children of small nodes moved by a stable
+    split of the rows (``treelib.growth.sorted_codes.move_rows``), the small children of
+    dense nodes sorted (the first time they are small).  ``goes_left`` (level's samples)
+    and the rest as ``grow_level`` has them.  O(f p) plus O(f q log q) for the q samples
+    that become small."""
+    counts = level.counts
+    next_counts = child_counts[keep]
+    next_small = next_counts < n_bins
+    sizes = np.where(next_small, next_counts, 0)
+    n_next = int(sizes.sum())
+    destination = np.full(len(child_counts), -1)       # each child's start in the rows
+    destination[keep] = np.where(next_small, segment_starts(sizes), -1)
+    parent_rank = np.cumsum(splitting) - 1
+    # the children of dense nodes that are small in the next level: sorted now
+    parent_dense = np.repeat(counts[splitting] >= n_bins, 2)
+    fresh = np.flatnonzero(parent_dense & (destination >= 0))
+    in_fresh = np.zeros(len(child_counts), dtype=bool)
+    in_fresh[fresh] = True
+    in_fresh = np.repeat(in_fresh, child_counts)
+    fresh_rows, fresh_codes = sort_rows(codes, children[in_fresh], child_counts[fresh])
+    positions = (np.arange(int(child_counts[fresh].sum()))
+                 + np.repeat(destination[fresh] - segment_starts(child_counts[fresh]),
+                             child_counts[fresh]))
+    old = level.sorted
+    if old.rows.shape[1] == 0:
+        return SortedRows(counts=next_counts[next_small], rows=fresh_rows, codes=fresh_codes)
+    small = np.flatnonzero(counts < n_bins)
+    left_child = np.where(splitting[small], 2 * parent_rank[small], -1)
+    left_start = np.where(left_child >= 0, destination[np.maximum(left_child, 0)], -1)
+    right_start = np.where(left_child >= 0, destination[np.maximum(left_child, 0) + 1], -1)
+    by_id = np.zeros(codes.shape[0], dtype=bool)
+    by_id[level.samples] = goes_left
+    rows, row_codes = move_rows(old, by_id, left_start, right_start, n_next,
+                                (positions, fresh_rows, fresh_codes))
+    return SortedRows(counts=next_counts[next_small], rows=rows, codes=row_codes)

@@ -1,0 +1,102 @@
+"""Small nodes' samples kept sorted by bin code from one level to the next.
+
+A node with fewer samples than its histogram has bins is searched from its populated bins
+only (``treelib.growth.level_histograms.populated_bins``): for every feature, its samples
+sorted by code, each run of equal codes one bin.  Sorting them again at every level would
+cost O(f n log n) per level.  Instead a node's samples are sorted **once**, feature by
+feature, when it first becomes small (``sort_rows``), and from then on every row is split
+**stably** at every level (``move_rows``), the way ``treelib.growth.level_wise`` keeps the
+exact grower's rows sorted.  A child of a small node is small, so it never needs sorting.
+
+Inside every bin the samples stay in increasing sample id: the order of the level's
+samples (every partition of them is stable, from ``np.arange(n)`` at the root), so the
+order in which ``np.bincount`` adds a bin's statistics, and its sums are the dense
+histogram's bit for bit.
+
+Layout: the small nodes of a level, in level order, one after the other (``counts``), in
+every row; ``rows`` (f, p) their sample ids, ``codes`` (f, p) the matching codes.
+Memory: 4 + 1 bytes per (sample, feature) of the small nodes, at most the data's
+(n, f) codes five times over, plus O(CHUNK_VALUES) temporaries per group of rows.
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from treelib.growth.threads import CHUNK_VALUES
+from treelib.segments import segment_ids, segment_starts
+
+
+@dataclass
+class SortedRows:
+    """The small nodes' samples (``counts``, in level order), each row j sorted by the
+    code of feature j inside every node, ties in increasing sample id."""
+
+    counts: np.ndarray       # (m_small,) samples of each small node
+    rows: np.ndarray         # (f, p) sample ids
+    codes: np.ndarray        # (f, p) their codes
+
+
+def sort_rows(codes, samples, counts):
+    """``samples`` (node after node, ``counts``, increasing ids inside each node) sorted by
+    code inside each node, feature by feature: ``(rows, row_codes)``, both (f, p).
+    O(f p log p), one stable sort per feature; O(p) temporaries per feature."""
+    f, p = codes.shape[1], len(samples)
+    index = np.int32 if codes.shape[0] < 2**31 else np.intp
+    rows = np.empty((f, p), dtype=index)
+    row_codes = np.empty((f, p), dtype=codes.dtype)
+    n_codes = int(np.iinfo(codes.dtype).max) + 1
+    wide = np.int32 if len(counts) * n_codes < 2**31 else np.int64
+    node = segment_ids(counts).astype(wide) * n_codes
+    for j in range(f):
+        x = codes[samples, j]
+        order = np.argsort(node + x, kind="stable")
+        rows[j], row_codes[j] = samples[order], x[order]
+    return rows, row_codes
+
+
+def move_rows(sorted_rows, goes_left, left_start, right_start, n_next, fresh=None):
+    """The next level's ``SortedRows``: every row of ``sorted_rows`` split stably.
+
+    ``goes_left`` (n,) by sample id; a small node s sends its left-goers to positions
+    ``left_start[s]``, ... of every row of the next level's layout and its right-goers to
+    ``right_start[s]``, ...; -1: that child is dropped (a leaf, or s does not split).
+    ``fresh``: ``(positions, rows, codes)``, the samples of the nodes that became small
+    at this level, already sorted (``sort_rows``), written at ``positions`` (p_fresh,)
+    of every row.  Returns ``(rows, codes)`` (f, n_next).  O(f p) work, in groups of
+    rows of about ``CHUNK_VALUES`` positions.
+    """
+    rows, codes = sorted_rows.rows, sorted_rows.codes
+    f, p = rows.shape
+    out_rows = np.empty((f, n_next), dtype=rows.dtype)
+    out_codes = np.empty((f, n_next), dtype=codes.dtype)
+    if p:
+        counts = sorted_rows.counts
+        starts, segment = segment_starts(counts), segment_ids(counts)
+        width = n_next + p + 1                   # dropped samples land past n_next
+        index = np.int32 if f * width < 2**31 else np.intp
+        # every row sends the same number of samples left from each node
+        left_before = segment_starts(np.add.reduceat(goes_left[rows[0]].astype(np.intp), starts))
+        # a position's destination: to_left + (left-goers of its row so far), or
+        # to_right - (left-goers so far), as in ``level_wise.partition_plan``
+        to_left = np.where(left_start >= 0, left_start - left_before - 1,
+                           n_next - 1)[segment].astype(index)
+        kept_right = (right_start >= 0)[segment]
+        to_right = (np.where(right_start >= 0, right_start - starts + left_before,
+                             width - 1)[segment]
+                    + np.where(kept_right, np.arange(p), 0)).astype(index)
+        n_rows = max(1, CHUNK_VALUES // max(1, 4 * p))
+        for j in range(0, f, n_rows):
+            part = slice(j, min(j + n_rows, f))
+            left = goes_left[rows[part]]                                     # (c, p)
+            sent_left = np.cumsum(left, axis=1, dtype=index)
+            destination = np.where(left, to_left + sent_left, to_right - sent_left)
+            destination += (np.arange(len(left), dtype=index) * width)[:, None]
+            for source, out in ((rows, out_rows), (codes, out_codes)):
+                moved = np.empty((len(left), width), dtype=source.dtype)
+                moved.ravel()[destination.ravel()] = source[part].ravel()
+                out[part] = moved[:, :n_next]
+    if fresh is not None:
+        positions, fresh_rows, fresh_codes = fresh
+        out_rows[:, positions], out_codes[:, positions] = fresh_rows, fresh_codes
+    return out_rows, out_codes
