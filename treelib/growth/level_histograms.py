@@ -6,7 +6,7 @@ Used by ``treelib.growth.level_wise_hist``; ``level`` is its ``HistLevel``.
 
 import numpy as np
 
-from treelib.segments import segment_ids, segment_starts, segmented_cumsum
+from treelib.segments import segment_ids, segment_starts
 
 
 def sibling_samples(level, s):
@@ -107,7 +107,7 @@ def populated_bins(rows, row_codes, counts, stats, min_samples_leaf):
     row, position = np.divmod(first, p)
     node = segment_ids(counts)[position]
     group = row * m + node                                   # (row, node), sorted
-    left_sums = segmented_cumsum(run_sums, np.bincount(group, minlength=c * m))
+    left_sums = short_cumsums(run_sums, group, np.bincount(group, minlength=c * m))
     # a run ends where the next begins (every node's start begins a run): counts exact
     ends = np.empty(len(first), dtype=np.intp)
     ends[:-1], ends[-1:] = first[1:], c * p
@@ -116,3 +116,36 @@ def populated_bins(rows, row_codes, counts, stats, min_samples_leaf):
                          & (counts[node] - n_left >= min_samples_leaf))
     return (left_sums[cut], n_left[cut], row[cut], node[cut],
             row_codes.ravel()[first[cut]].astype(np.intp))
+
+
+def short_cumsums(values, segment, counts):
+    """Running sums of ``values`` (positions, k) restarted at every segment (``counts``,
+    each at least 1; ``segment``: each position's), bit for bit ``np.cumsum`` run on each
+    segment alone, as ``treelib.segments.segmented_cumsum``, for many short segments.
+
+    The segments are ordered by length, longest first, and their i-th values stored side
+    by side (a ragged transpose: row i holds the segments longer than i); then row i is
+    added to row i - 1's prefix, one vector addition per row.  O(positions) work and
+    memory plus O(segments log segments) for the order, in O(longest segment) numpy
+    calls: for segments of a few hundred values at most (a node's populated bins).
+    """
+    if len(values) == 0:
+        return values.copy()
+    longest = int(counts.max())
+    by_length = np.argsort((longest - counts).astype(np.uint8 if longest < 256 else np.intp),
+                           kind="stable")
+    rank = np.empty(len(counts), dtype=np.intp)
+    rank[by_length] = np.arange(len(counts))
+    # row i holds the segments longer than i: ``longer[i]`` of them, from ``row_start[i]``
+    longer = len(counts) - np.cumsum(np.bincount(counts, minlength=longest + 1))[:longest]
+    row_start = segment_starts(longer)
+    at = np.arange(len(values)) - segment_starts(counts)[segment]     # offset in segment
+    at = row_start[at]
+    at += rank[segment]
+    rows = values.reshape(len(values), -1)
+    ragged = np.empty_like(rows[:, 0] if rows.shape[1] == 1 else rows)
+    ragged[at] = rows[:, 0] if rows.shape[1] == 1 else rows
+    for i in range(1, longest):
+        before, start, n = row_start[i - 1], row_start[i], longer[i]
+        np.add(ragged[before:before + n], ragged[start:start + n], out=ragged[start:start + n])
+    return ragged[at].reshape(values.shape)

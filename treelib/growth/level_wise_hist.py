@@ -110,13 +110,18 @@ def grow_level_wise_hist(codes, Y, finder, rules, counter=None, weights=None):
                       helper_counts=np.zeros(1, np.intp), shift=np.zeros((1, width)),
                       sibling_shift=np.zeros((1, width)), store=None,
                       sorted=small_rows(codes, np.arange(len(Y)), np.array([len(Y)]), n_bins))
+    cuts = finder.bin_thresholds
+    thresholds = np.zeros((len(cuts), max(1, *(len(c) for c in cuts))), dtype=np.result_type(*cuts))
+    for j, c in enumerate(cuts):
+        thresholds[j, :len(c)] = c
     budget = max(MIN_STORE_BYTES, STORE_BYTES_PER_VALUE * codes.size)
     depth = 0
     while level is not None:
         if counter is not None:
             counter.searched(depth, len(level.counts), len(level.samples))
         level = grow_level(level, codes, Y, weights, stats, finder, rules, depth, tree,
-                           n_bins, subtract and budget, counter, float(root_node.weight[0]))
+                           n_bins, subtract and budget, counter, float(root_node.weight[0]),
+                           thresholds)
         depth += 1
     return tree.finish()
 
@@ -222,10 +227,11 @@ def can_subtract(parent_abs, small_abs, large_abs, small_count, shift_small):
 
 
 def grow_level(level, codes, Y, weights, stats, finder, rules, depth, tree, n_bins, budget,
-               counter, total_weight):
+               counter, total_weight, thresholds):
     """Split every node of ``level``; return the next level (None if no node of it may
     split).  ``budget``: bytes for the parents' histograms kept for subtraction (0 or
-    False: no subtraction)."""
+    False: no subtraction); ``thresholds[j, b]``: the threshold of the cut after bin b of
+    feature j (``finder.bin_thresholds``, padded)."""
     criterion, min_samples_leaf = finder.criterion, finder.min_samples_leaf
     counts, k, width = level.counts, Y.shape[1], stats.shape[1]
 
@@ -295,7 +301,7 @@ def grow_level(level, codes, Y, weights, stats, finder, rules, depth, tree, n_bi
     child_ids = tree.add_nodes(child.value, child.impurity, child_counts,
                                np.repeat(level.node_ids[parents], 2),
                                np.tile([LEFT, RIGHT], len(parents)), child.weight)
-    threshold = [finder.bin_thresholds[f][b] for f, b in zip(feature[parents], bin_[parents])]
+    threshold = thresholds[feature[parents], bin_[parents]]
     n_right = counts - n_left
     tree.set_splits(level.node_ids[parents], feature[parents], threshold,
                     n_left[parents] > n_right[parents])   # no missing value: the larger child
