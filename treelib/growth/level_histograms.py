@@ -87,9 +87,10 @@ def populated_bins(rows, row_codes, counts, stats, min_samples_leaf):
     sums are added by ``np.bincount`` in the row's order, the order in which it adds the
     dense histogram's, and their running sums restarted at every (feature, node)
     (``segmented_cumsum``) are the left sums, bit for bit those of the dense histogram.
-    Returns, for the cuts after the runs that leave ``min_samples_leaf`` samples on both
-    sides, ordered by row, then node, then bin: their left sums (cuts, k), left counts,
-    row (in the group), node (among the small ones) and bin.  O(c p k) work and memory.
+    Returns, for the cut after every run, ordered by row, then node, then bin: its left
+    sums (runs, k), left count, row (in the group), node (among the small ones) and bin,
+    and whether it is a candidate (it leaves ``min_samples_leaf`` samples on both
+    sides).  O(c p k) work and memory.
     """
     c, p = rows.shape
     m = len(counts)
@@ -104,18 +105,21 @@ def populated_bins(rows, row_codes, counts, stats, min_samples_leaf):
     run_sums = np.stack([np.bincount(run, weights=np.take(stats[:, column], samples),
                                      minlength=len(first))
                          for column in range(stats.shape[1])], axis=1)
-    row, position = np.divmod(first, p)
+    row_runs = np.diff(np.searchsorted(first, np.arange(c + 1) * p))
+    row = np.repeat(np.arange(c), row_runs)
+    position = first - row * p
     node = segment_ids(counts)[position]
     group = row * m + node                                   # (row, node), sorted
     left_sums = short_cumsums(run_sums, group, np.bincount(group, minlength=c * m))
     # a run ends where the next begins (every node's start begins a run): counts exact
-    ends = np.empty(len(first), dtype=np.intp)
-    ends[:-1], ends[-1:] = first[1:], c * p
-    n_left = ends - row * p - starts[node]
-    cut = np.flatnonzero((n_left >= min_samples_leaf)
-                         & (counts[node] - n_left >= min_samples_leaf))
-    return (left_sums[cut], n_left[cut], row[cut], node[cut],
-            row_codes.ravel()[first[cut]].astype(np.intp))
+    n_left = np.empty(len(first), dtype=np.intp)
+    n_left[:-1] = first[1:]
+    n_left[-1:] = c * p
+    n_left -= row * p
+    n_left -= starts[node]
+    n_node = counts[node]
+    candidate = (n_left >= min_samples_leaf) & (n_node - n_left >= min_samples_leaf)
+    return left_sums, n_left, row, node, row_codes.ravel()[first], candidate
 
 
 def short_cumsums(values, segment, counts):

@@ -50,6 +50,17 @@ MIN_STORE_BYTES = 16 * 2**20
 #: |statistics| are at most this many times the node's own (``can_subtract``).
 SUBTRACTION_RATIO = 8
 
+#: A node gets dense histograms from this many samples per bin on (fewer: its populated
+#: bins only, from its sorted rows).  Counting a dense histogram costs a few passes over
+#: the node's samples and about ten over its bins per feature; the sorted rows cost about
+#: twenty passes over the samples per feature and level (split, runs, their sums).
+DENSE_SAMPLES_PER_BIN = 1.0
+
+
+def dense_threshold(n_bins):
+    """The fewest samples of a node with dense histograms."""
+    return max(2, int(np.ceil(DENSE_SAMPLES_PER_BIN * n_bins)))
+
 
 @dataclass
 class HistLevel:
@@ -137,8 +148,9 @@ def feature_scores(level, codes, stats, features, criterion, min_samples_leaf, n
     subtractions.  O(d c B k) for d dense nodes, O(c p k) for the p samples of the small
     ones."""
     c, k, m = len(features), stats.shape[1], len(level.counts)
-    dense = level.counts >= n_bins
+    dense = level.counts >= dense_threshold(n_bins)
     parts = []                   # (left sums, n_left, feature in group, node, bin)
+    candidate = None             # (else: which of them are candidates)
     if dense.any():
         sums, counts = feature_histograms(level, codes, stats, features, n_bins, dense,
                                           counter)
@@ -160,9 +172,13 @@ def feature_scores(level, codes, stats, features, criterion, min_samples_leaf, n
     small = level.sorted
     if small is not None and len(small.counts):
         rows = slice(features.start, features.stop)
-        left, n_left, column, node, bin_ = populated_bins(
-            small.rows[rows], small.codes[rows], small.counts, stats, min_samples_leaf)
-        parts.append((left, n_left, column, np.flatnonzero(~dense)[node], bin_))
+        *runs, candidate = populated_bins(small.rows[rows], small.codes[rows], small.counts,
+                                          stats, min_samples_leaf)
+        runs[3] = np.flatnonzero(~dense)[runs[3]] if len(parts) else runs[3]
+        if len(parts):           # (with dense nodes: the candidates now)
+            at = np.flatnonzero(candidate)
+            runs, candidate = [a[at] for a in runs], None
+        parts.append(runs)
         if counter is not None:
             counter.histogram_pairs += small.rows.shape[1] * c
     if len(parts) == 2:          # feature, then node, then bin
@@ -189,6 +205,8 @@ def feature_scores(level, codes, stats, features, criterion, min_samples_leaf, n
                                positives_left=positives_left,
                                positives=None if positives is None else positives[node])
     valid = np.isfinite(gains)
+    if candidate is not None:
+        valid &= candidate
     if weighted:
         valid &= (w_left > 0) & (w_left < w_node)
     if not valid.all():
@@ -202,7 +220,8 @@ def feature_scores(level, codes, stats, features, criterion, min_samples_leaf, n
                                    None if abs_totals is None else abs_totals[node[at]],
                                    gains[at], n_terms=level.counts[node[at]])
 
-    return ChunkScores(gains=gains, node=node, feature=column + features.start, label=labels,
+    return ChunkScores(gains=gains, node=node, feature=column + features.start,
+                       label=labels.astype(np.intp, copy=False),
                        bounds_at=bounds_at,
                        cap=lambda max_gain: bound_cap(nodes.totals, nodes.weight, criterion,
                                                       nodes.abs_totals, max_gain, level.counts,
@@ -239,7 +258,7 @@ def grow_level(level, codes, Y, weights, stats, finder, rules, depth, tree, n_bi
     #    nodes whose larger child is dense too, the largest first, within the budget.
     keep_histogram = np.zeros(len(counts), dtype=bool)
     if budget:
-        eligible = np.flatnonzero(counts >= 2 * n_bins)
+        eligible = np.flatnonzero(counts >= 2 * dense_threshold(n_bins))
         per_node = codes.shape[1] * n_bins * (width * 8 + 8)
         allowed = int(budget // per_node)
         keep_histogram[eligible[np.argsort(-counts[eligible], kind="stable")][:allowed]] = True
@@ -269,7 +288,7 @@ def grow_level(level, codes, Y, weights, stats, finder, rules, depth, tree, n_bi
         counter.subtracted_histograms += int(level.derived.sum()) * codes.shape[1]
     # (the small nodes' sorted runs hold about four times the exact grower's temporaries)
     per_feature = max(4 * len(level.samples) * (width + 1),
-                      int((counts >= n_bins).sum()) * n_bins * (width + 1))
+                      int((counts >= dense_threshold(n_bins)).sum()) * n_bins * (width + 1))
     chunks = feature_chunks(codes.shape[1], per_feature, finder.n_jobs)
     feature, bin_, gain = best_cuts(len(counts), chunks, scores, finder.n_jobs)
     if counter is not None:
@@ -325,14 +344,14 @@ def grow_level(level, codes, Y, weights, stats, finder, rules, depth, tree, n_bi
             safe = can_subtract(level.nodes.abs_totals[parents], child.abs_totals[smaller],
                                 child.abs_totals[larger], child.weight[smaller],
                                 shift[smaller, :k])
-        use = has_store & keep[larger] & (child_counts[larger] >= n_bins) & safe
+        use = has_store & keep[larger] & (child_counts[larger] >= dense_threshold(n_bins)) & safe
         derived[larger[use]] = True
         parent_slot[larger[use]] = slot_of[parents[use]]
     # A derived child's sibling is counted as a node of the next level if it is one
     # with dense histograms, else from helper samples kept for it.
     rank = np.cumsum(keep) - 1
     sibling = np.full(len(child_counts), -1)
-    counted_there = keep[smaller] & (child_counts[smaller] >= n_bins)
+    counted_there = keep[smaller] & (child_counts[smaller] >= dense_threshold(n_bins))
     sibling[larger] = np.where(counted_there, rank[smaller], -1)
     helper_of = np.flatnonzero(derived & (sibling < 0))
     helper_counts = np.zeros(len(child_counts), dtype=np.intp)
@@ -363,7 +382,7 @@ def grow_level(level, codes, Y, weights, stats, finder, rules, depth, tree, n_bi
 def small_rows(codes, samples, counts, n_bins):
     """``SortedRows`` of the nodes (``counts``, their ``samples`` node after node) with
     fewer samples than bins, sorted now.  O(f p log p) for their p samples."""
-    small = counts < n_bins
+    small = counts < dense_threshold(n_bins)
     in_small = np.repeat(small, counts)
     rows, row_codes = sort_rows(codes, samples[in_small], counts[small])
     return SortedRows(counts=counts[small], rows=rows, codes=row_codes)
@@ -377,14 +396,14 @@ def next_sorted(level, codes, n_bins, goes_left, splitting, children, child_coun
     that become small."""
     counts = level.counts
     next_counts = child_counts[keep]
-    next_small = next_counts < n_bins
+    next_small = next_counts < dense_threshold(n_bins)
     sizes = np.where(next_small, next_counts, 0)
     n_next = int(sizes.sum())
     destination = np.full(len(child_counts), -1)       # each child's start in the rows
     destination[keep] = np.where(next_small, segment_starts(sizes), -1)
     parent_rank = np.cumsum(splitting) - 1
     # the children of dense nodes that are small in the next level: sorted now
-    parent_dense = np.repeat(counts[splitting] >= n_bins, 2)
+    parent_dense = np.repeat(counts[splitting] >= dense_threshold(n_bins), 2)
     fresh = np.flatnonzero(parent_dense & (destination >= 0))
     in_fresh = np.zeros(len(child_counts), dtype=bool)
     in_fresh[fresh] = True
@@ -396,7 +415,7 @@ def next_sorted(level, codes, n_bins, goes_left, splitting, children, child_coun
     old = level.sorted
     if old.rows.shape[1] == 0:
         return SortedRows(counts=next_counts[next_small], rows=fresh_rows, codes=fresh_codes)
-    small = np.flatnonzero(counts < n_bins)
+    small = np.flatnonzero(counts < dense_threshold(n_bins))
     left_child = np.where(splitting[small], 2 * parent_rank[small], -1)
     left_start = np.where(left_child >= 0, destination[np.maximum(left_child, 0)], -1)
     right_start = np.where(left_child >= 0, destination[np.maximum(left_child, 0) + 1], -1)
