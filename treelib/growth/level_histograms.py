@@ -108,7 +108,7 @@ def populated_bins(rows, row_codes, counts, stats, min_samples_leaf):
     row_runs = np.diff(np.searchsorted(first, np.arange(c + 1) * p))
     row = np.repeat(np.arange(c), row_runs)
     position = first - row * p
-    node = segment_ids(counts)[position]
+    node = np.take(segment_ids(counts), position)
     group = row * m + node                                   # (row, node), sorted
     left_sums = short_cumsums(run_sums, group, np.bincount(group, minlength=c * m))
     # a run ends where the next begins (every node's start begins a run): counts exact
@@ -116,8 +116,8 @@ def populated_bins(rows, row_codes, counts, stats, min_samples_leaf):
     n_left[:-1] = first[1:]
     n_left[-1:] = c * p
     n_left -= row * p
-    n_left -= starts[node]
-    n_node = counts[node]
+    n_left -= np.take(starts, node)
+    n_node = np.take(counts, node)
     candidate = (n_left >= min_samples_leaf) & (n_node - n_left >= min_samples_leaf)
     return left_sums, n_left, row, node, row_codes.ravel()[first], candidate
 

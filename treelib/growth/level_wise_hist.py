@@ -196,12 +196,13 @@ def feature_scores(level, codes, stats, features, criterion, min_samples_leaf, n
         left_sums, w_left = left_sums[:, :-1], left_sums[:, -1]
     else:
         w_left = n_left
-    w_node = nodes.weight[node]
+    w_node = np.take(nodes.weight, node)
     left_sums, positives_left = split_statistics(left_sums, criterion)
     totals, positives = split_statistics(nodes.totals, criterion)
     abs_totals = split_statistics(nodes.abs_totals, criterion)[0]
     with np.errstate(divide="ignore", invalid="ignore"):
-        gains = gain_from_sums(left_sums, w_left, totals[node], w_node, criterion,
+        gains = gain_from_sums(left_sums, w_left, np.take(totals, node, axis=0), w_node,
+                               criterion,
                                positives_left=positives_left,
                                positives=None if positives is None else positives[node])
     valid = np.isfinite(gains)
