@@ -406,22 +406,25 @@ def next_sorted(level, codes, n_bins, goes_left, splitting, children, child_coun
     # the children of dense nodes that are small in the next level: sorted now
     parent_dense = np.repeat(counts[splitting] >= dense_threshold(n_bins), 2)
     fresh = np.flatnonzero(parent_dense & (destination >= 0))
-    in_fresh = np.zeros(len(child_counts), dtype=bool)
-    in_fresh[fresh] = True
-    in_fresh = np.repeat(in_fresh, child_counts)
-    fresh_rows, fresh_codes = sort_rows(codes, children[in_fresh], child_counts[fresh])
-    positions = (np.arange(int(child_counts[fresh].sum()))
-                 + np.repeat(destination[fresh] - segment_starts(child_counts[fresh]),
-                             child_counts[fresh]))
+    if len(fresh):
+        in_fresh = np.zeros(len(child_counts), dtype=bool)
+        in_fresh[fresh] = True
+        fresh_rows, fresh_codes = sort_rows(codes, children[np.repeat(in_fresh, child_counts)],
+                                            child_counts[fresh])
+        positions = (np.arange(int(child_counts[fresh].sum()))
+                     + np.repeat(destination[fresh] - segment_starts(child_counts[fresh]),
+                                 child_counts[fresh]))
+        fresh = (positions, fresh_rows, fresh_codes)
+    else:
+        fresh = None
     old = level.sorted
-    if old.rows.shape[1] == 0:
-        return SortedRows(counts=next_counts[next_small], rows=fresh_rows, codes=fresh_codes)
+    if old.rows.shape[1] == 0 and fresh is not None:
+        return SortedRows(counts=next_counts[next_small], rows=fresh[1], codes=fresh[2])
     small = np.flatnonzero(counts < dense_threshold(n_bins))
     left_child = np.where(splitting[small], 2 * parent_rank[small], -1)
     left_start = np.where(left_child >= 0, destination[np.maximum(left_child, 0)], -1)
     right_start = np.where(left_child >= 0, destination[np.maximum(left_child, 0) + 1], -1)
     by_id = np.zeros(codes.shape[0], dtype=bool)
     by_id[level.samples] = goes_left
-    rows, row_codes = move_rows(old, by_id, left_start, right_start, n_next,
-                                (positions, fresh_rows, fresh_codes))
+    rows, row_codes = move_rows(old, by_id, left_start, right_start, n_next, fresh)
     return SortedRows(counts=next_counts[next_small], rows=rows, codes=row_codes)
