@@ -376,8 +376,8 @@ def grow_level(level, codes, Y, weights, stats, finder, rules, depth, tree, n_bi
                      sibling=sibling[keep], helper=helper,
                      helper_counts=helper_counts[keep], shift=shift[keep],
                      sibling_shift=sibling_shift[keep], store=next_store,
-                     sorted=next_sorted(level, codes, n_bins, goes_left, splitting, children,
-                                        child_counts, keep))
+                     sorted=next_sorted(level, codes, n_bins, goes_left, n_left, splitting,
+                                        children, child_counts, keep))
 
 
 def small_rows(codes, samples, counts, n_bins):
@@ -389,12 +389,13 @@ def small_rows(codes, samples, counts, n_bins):
     return SortedRows(counts=counts[small], rows=rows, codes=row_codes)
 
 
-def next_sorted(level, codes, n_bins, goes_left, splitting, children, child_counts, keep):
+def next_sorted(level, codes, n_bins, goes_left, n_left, splitting, children, child_counts,
+                keep):
     """The next level's ``SortedRows``: the children of small nodes moved by a stable
     split of the rows (``treelib.growth.sorted_codes.move_rows``), the small children of
-    dense nodes sorted (the first time they are small).  ``goes_left`` (level's samples)
-    and the rest as ``grow_level`` has them.  O(f p) plus O(f q log q) for the q samples
-    that become small."""
+    dense nodes sorted (the first time they are small).  ``goes_left`` (level's samples),
+    ``n_left`` (per node: its left-goers) and the rest as ``grow_level`` has them.  O(f p)
+    plus O(f q) for the q samples that become small."""
     counts = level.counts
     next_counts = child_counts[keep]
     next_small = next_counts < dense_threshold(n_bins)
@@ -426,5 +427,6 @@ def next_sorted(level, codes, n_bins, goes_left, splitting, children, child_coun
     right_start = np.where(left_child >= 0, destination[np.maximum(left_child, 0) + 1], -1)
     by_id = np.zeros(codes.shape[0], dtype=bool)
     by_id[level.samples] = goes_left
-    rows, row_codes = move_rows(old, by_id, left_start, right_start, n_next, fresh)
+    rows, row_codes = move_rows(old, by_id, n_left[small], left_start, right_start, n_next,
+                                fresh)
     return SortedRows(counts=next_counts[next_small], rows=rows, codes=row_codes)

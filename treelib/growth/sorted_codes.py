@@ -65,10 +65,11 @@ def sort_rows(codes, samples, counts):
     return rows, row_codes
 
 
-def move_rows(sorted_rows, goes_left, left_start, right_start, n_next, fresh=None):
+def move_rows(sorted_rows, goes_left, n_left, left_start, right_start, n_next, fresh=None):
     """The next level's ``SortedRows``: every row of ``sorted_rows`` split stably.
 
-    ``goes_left`` (n,) by sample id; a small node s sends its left-goers to positions
+    ``goes_left`` (n,) by sample id; a small node s sends its ``n_left[s]`` left-goers
+    (all its samples if it does not split) to positions
     ``left_start[s]``, ... of every row of the next level's layout and its right-goers to
     ``right_start[s]``, ...; -1: that child is dropped (a leaf, or s does not split).
     ``fresh``: ``(positions, rows, codes)``, the samples of the nodes that became small
@@ -86,8 +87,7 @@ def move_rows(sorted_rows, goes_left, left_start, right_start, n_next, fresh=Non
         width = n_next + p + 1                   # dropped samples land past n_next
         index = np.int32 if f * width < 2**31 else np.intp
         # every row sends the same number of samples left from each node
-        sent = np.add.reduceat(np.take(goes_left, rows[0]).astype(np.intp), starts)
-        left_before = segment_starts(sent)
+        left_before = segment_starts(n_left)
         # a position's destination: to_left + (left-goers of its row so far), or
         # to_right - (left-goers so far), as in ``level_wise.partition_plan``
         to_left = np.where(left_start >= 0, left_start - left_before - 1,
