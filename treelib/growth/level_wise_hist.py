@@ -6,10 +6,14 @@ node's candidate cuts are the cuts between its bins:
 - a node with at least as many samples as there are bins gets *dense* histograms: for the
   feature, one ``np.bincount`` over (node, bin) keys gives every bin's count and sums,
   O(n + B) per node;
-- a smaller node gets the histogram of its *populated* bins only: its codes are sorted
-  (O(n log n) for n < B samples) and each run of equal codes is one bin.  The bin sums
-  are added in the same order as ``np.bincount`` adds them, so they are the dense
-  histogram's sums bit for bit, without its B - n empty bins;
+- a smaller node gets the histogram of its *populated* bins only: its samples are sorted
+  by code, feature by feature, once, when it first becomes small, and from then on split
+  stably at every level (``treelib.growth.sorted_codes``, as ``treelib.growth.level_wise``
+  keeps its rows sorted); each run of equal codes is one bin.  The bin sums are added in
+  the same order as ``np.bincount`` adds them, so they are the dense histogram's sums bit
+  for bit, without its B - n empty bins, and only the cuts that leave
+  ``min_samples_leaf`` samples on both sides are scored, as a flat list rather than a
+  grid padded to the most populated feature;
 - the **subtraction trick** of LightGBM and scikit-learn's HistGradientBoosting: of two
   siblings, the larger one's histogram is its parent's minus the smaller one's, which
   is counted.  It costs O(f B) instead of O(f n_larger), where it is used: see
@@ -19,9 +23,11 @@ Every node's statistics are centred on its own mean when it is created (``treeli
 .node_statistics``), as the exact growers centre them, so a node of targets near 1e12
 does not cost the digits of a node of targets near 1 (chapter 2's trap).
 
-Memory: besides the data, O(n_active k) per feature, and the parents' histograms that the
-next level subtracts from, kept only within a budget of about the data's size
-(``STORE_BYTES_PER_VALUE`` bytes per code).  Never nodes x features x bins at once.
+Memory: besides the data, O(n_active k) per feature, the small nodes' sorted rows (5 bytes
+per code of their samples: at most five times the (n, f) uint8 codes), and the parents'
+histograms that the next level subtracts from, kept only within a budget of about the
+data's size (``STORE_BYTES_PER_VALUE`` bytes per code).  Never nodes x features x bins at
+once.
 """
 
 from dataclasses import dataclass
@@ -34,7 +40,7 @@ from treelib.gains import bound_cap, gain_from_sums, gain_rounding_bound, split_
 from treelib.growth.level_cuts import ChunkScores, best_cuts
 from treelib.growth.level_histograms import feature_histograms, populated_bins
 from treelib.growth.level_wise import partition, partition_plan, select
-from treelib.growth.sorted_codes import SortedRows, move_rows, sort_rows
+from treelib.growth.sorted_codes import SortedRows, next_sorted, small_rows
 from treelib.growth.threads import feature_chunks
 from treelib.segments import segment_ids, segment_starts
 from treelib.split import MISSING_BIN
@@ -96,8 +102,10 @@ def grow_level_wise_hist(codes, Y, finder, rules, counter=None, weights=None):
     X (``finder.bin_thresholds``).  Same tree as the per-node growers with the ``"hist"``
     finder, nodes numbered breadth first.  Per level, with n_d samples in the nodes that
     may split and B bins: O(f n_d k) to count histograms (the larger of two siblings by
-    subtraction, where it is used), O(f B k) per dense node and O(f n log n) per small
-    node to score the cuts.  No sort of feature values, and O(f) Python iterations.
+    subtraction, where it is used), O(f B k) per dense node and O(f n k) per small node
+    to score the cuts (its rows sorted by code once, in O(f n), when it becomes small,
+    then split stably in O(f n) per level).  No sort of feature values, and O(f) Python
+    iterations.
     With sample ``weights``, the weights are one more column of statistics (their sums
     per bin are the bins' weights).
     """
@@ -120,7 +128,8 @@ def grow_level_wise_hist(codes, Y, finder, rules, counter=None, weights=None):
                       sibling=none, helper=np.zeros(0, np.intp),
                       helper_counts=np.zeros(1, np.intp), shift=np.zeros((1, width)),
                       sibling_shift=np.zeros((1, width)), store=None,
-                      sorted=small_rows(codes, np.arange(len(Y)), np.array([len(Y)]), n_bins))
+                      sorted=small_rows(codes, np.arange(len(Y)), np.array([len(Y)]),
+                                        dense_threshold(n_bins)))
     cuts = finder.bin_thresholds
     thresholds = np.zeros((len(cuts), max(1, *(len(c) for c in cuts))), dtype=np.result_type(*cuts))
     for j, c in enumerate(cuts):
@@ -376,57 +385,6 @@ def grow_level(level, codes, Y, weights, stats, finder, rules, depth, tree, n_bi
                      sibling=sibling[keep], helper=helper,
                      helper_counts=helper_counts[keep], shift=shift[keep],
                      sibling_shift=sibling_shift[keep], store=next_store,
-                     sorted=next_sorted(level, codes, n_bins, goes_left, n_left, splitting,
-                                        children, child_counts, keep))
+                     sorted=next_sorted(level, codes, dense_threshold(n_bins), goes_left,
+                                        n_left, splitting, children, child_counts, keep))
 
-
-def small_rows(codes, samples, counts, n_bins):
-    """``SortedRows`` of the nodes (``counts``, their ``samples`` node after node) with
-    fewer samples than bins, sorted now.  O(f p log p) for their p samples."""
-    small = counts < dense_threshold(n_bins)
-    in_small = np.repeat(small, counts)
-    rows, row_codes = sort_rows(codes, samples[in_small], counts[small])
-    return SortedRows(counts=counts[small], rows=rows, codes=row_codes)
-
-
-def next_sorted(level, codes, n_bins, goes_left, n_left, splitting, children, child_counts,
-                keep):
-    """The next level's ``SortedRows``: the children of small nodes moved by a stable
-    split of the rows (``treelib.growth.sorted_codes.move_rows``), the small children of
-    dense nodes sorted (the first time they are small).  ``goes_left`` (level's samples),
-    ``n_left`` (per node: its left-goers) and the rest as ``grow_level`` has them.  O(f p)
-    plus O(f q) for the q samples that become small."""
-    counts = level.counts
-    next_counts = child_counts[keep]
-    next_small = next_counts < dense_threshold(n_bins)
-    sizes = np.where(next_small, next_counts, 0)
-    n_next = int(sizes.sum())
-    destination = np.full(len(child_counts), -1)       # each child's start in the rows
-    destination[keep] = np.where(next_small, segment_starts(sizes), -1)
-    parent_rank = np.cumsum(splitting) - 1
-    # the children of dense nodes that are small in the next level: sorted now
-    parent_dense = np.repeat(counts[splitting] >= dense_threshold(n_bins), 2)
-    fresh = np.flatnonzero(parent_dense & (destination >= 0))
-    if len(fresh):
-        in_fresh = np.zeros(len(child_counts), dtype=bool)
-        in_fresh[fresh] = True
-        fresh_rows, fresh_codes = sort_rows(codes, children[np.repeat(in_fresh, child_counts)],
-                                            child_counts[fresh])
-        positions = (np.arange(int(child_counts[fresh].sum()))
-                     + np.repeat(destination[fresh] - segment_starts(child_counts[fresh]),
-                                 child_counts[fresh]))
-        fresh = (positions, fresh_rows, fresh_codes)
-    else:
-        fresh = None
-    old = level.sorted
-    if old.rows.shape[1] == 0 and fresh is not None:
-        return SortedRows(counts=next_counts[next_small], rows=fresh[1], codes=fresh[2])
-    small = np.flatnonzero(counts < dense_threshold(n_bins))
-    left_child = np.where(splitting[small], 2 * parent_rank[small], -1)
-    left_start = np.where(left_child >= 0, destination[np.maximum(left_child, 0)], -1)
-    right_start = np.where(left_child >= 0, destination[np.maximum(left_child, 0) + 1], -1)
-    by_id = np.zeros(codes.shape[0], dtype=bool)
-    by_id[level.samples] = goes_left
-    rows, row_codes = move_rows(old, by_id, n_left[small], left_start, right_start, n_next,
-                                fresh)
-    return SortedRows(counts=next_counts[next_small], rows=rows, codes=row_codes)

@@ -113,3 +113,56 @@ def move_rows(sorted_rows, goes_left, n_left, left_start, right_start, n_next, f
         positions, fresh_rows, fresh_codes = fresh
         out_rows[:, positions], out_codes[:, positions] = fresh_rows, fresh_codes
     return out_rows, out_codes
+
+
+def small_rows(codes, samples, counts, dense_min):
+    """``SortedRows`` of the nodes (``counts``, their ``samples`` node after node) with
+    fewer than ``dense_min`` samples, sorted now.  O(f p) for their p samples."""
+    small = counts < dense_min
+    in_small = np.repeat(small, counts)
+    rows, row_codes = sort_rows(codes, samples[in_small], counts[small])
+    return SortedRows(counts=counts[small], rows=rows, codes=row_codes)
+
+
+def next_sorted(level, codes, dense_min, goes_left, n_left, splitting, children, child_counts,
+                keep):
+    """The next level's ``SortedRows``: the children of small nodes moved by a stable
+    split of the rows (``move_rows``), the small children of dense nodes sorted (the
+    first time they are small); small: fewer than ``dense_min`` samples.  ``level`` is
+    ``treelib.growth.level_wise_hist``'s ``HistLevel``; ``goes_left`` (the level's
+    samples), ``n_left`` (per node: its left-goers) and the rest as its ``grow_level``
+    has them.  O(f p) plus O(f q) for the q samples that become small."""
+    counts = level.counts
+    next_counts = child_counts[keep]
+    next_small = next_counts < dense_min
+    sizes = np.where(next_small, next_counts, 0)
+    n_next = int(sizes.sum())
+    destination = np.full(len(child_counts), -1)       # each child's start in the rows
+    destination[keep] = np.where(next_small, segment_starts(sizes), -1)
+    parent_rank = np.cumsum(splitting) - 1
+    # the children of dense nodes that are small in the next level: sorted now
+    parent_dense = np.repeat(counts[splitting] >= dense_min, 2)
+    fresh = np.flatnonzero(parent_dense & (destination >= 0))
+    if len(fresh):
+        in_fresh = np.zeros(len(child_counts), dtype=bool)
+        in_fresh[fresh] = True
+        fresh_rows, fresh_codes = sort_rows(codes, children[np.repeat(in_fresh, child_counts)],
+                                            child_counts[fresh])
+        positions = (np.arange(int(child_counts[fresh].sum()))
+                     + np.repeat(destination[fresh] - segment_starts(child_counts[fresh]),
+                                 child_counts[fresh]))
+        fresh = (positions, fresh_rows, fresh_codes)
+    else:
+        fresh = None
+    old = level.sorted
+    if old.rows.shape[1] == 0 and fresh is not None:
+        return SortedRows(counts=next_counts[next_small], rows=fresh[1], codes=fresh[2])
+    small = np.flatnonzero(counts < dense_min)
+    left_child = np.where(splitting[small], 2 * parent_rank[small], -1)
+    left_start = np.where(left_child >= 0, destination[np.maximum(left_child, 0)], -1)
+    right_start = np.where(left_child >= 0, destination[np.maximum(left_child, 0) + 1], -1)
+    by_id = np.zeros(codes.shape[0], dtype=bool)
+    by_id[level.samples] = goes_left
+    rows, row_codes = move_rows(old, by_id, n_left[small], left_start, right_start, n_next,
+                                fresh)
+    return SortedRows(counts=next_counts[next_small], rows=rows, codes=row_codes)
