@@ -6,7 +6,7 @@ Used by ``treelib.growth.level_wise_hist``; ``level`` is its ``HistLevel``.
 
 import numpy as np
 
-from treelib.segments import segment_ids, segment_starts, segmented_cumsum
+from treelib.segments import segment_ids, segment_starts
 
 
 def sibling_samples(level, s):
@@ -77,41 +77,79 @@ def feature_histograms(level, codes, stats, features, n_bins, dense, counter):
     return out_sums, out_counts
 
 
-def sparse_sums(level, codes, stats, features, nodes, n_bins):
-    """Left sums of the cuts after the populated bins of a group of features, in small
-    nodes.
+def populated_bins(rows, row_codes, counts, stats, min_samples_leaf):
+    """The candidate cuts after the populated bins of the small nodes, for a group of
+    features.
 
-    Each node's samples are sorted by code, feature by feature (stably, so each bin keeps
-    them in the order ``np.bincount`` adds them), each run of equal codes is a populated
-    bin, and the running sums over the runs are the left sums, bit for bit those of the
-    dense histogram.  Returns, per run, its left sums and left count, its feature (index
-    in ``features``), node (index in ``nodes``), offset among the node's runs for that
-    feature, and bin; and the runs per (feature, node).  O(c n log n) for a node of n
-    samples.
+    ``rows`` (c, p) and ``row_codes`` (c, p): the small nodes' samples (``counts``, node
+    after node), each row sorted by code inside every node, ties in increasing sample id
+    (``treelib.growth.sorted_codes``).  Each run of equal codes is a populated bin; its
+    sums are added by ``np.bincount`` in the row's order, the order in which it adds the
+    dense histogram's, and their running sums restarted at every (feature, node)
+    (``segmented_cumsum``) are the left sums, bit for bit those of the dense histogram.
+    Returns, for the cut after every run, ordered by row, then node, then bin: its left
+    sums (runs, k), left count, row (in the group), node (among the small ones) and bin,
+    and whether it is a candidate (it leaves ``min_samples_leaf`` samples on both
+    sides).  O(c p k) work and memory.
     """
-    counts, c, m = level.counts[nodes], len(features), len(nodes)
-    positions = (np.arange(counts.sum())
-                 + np.repeat(segment_starts(level.counts)[nodes] - segment_starts(counts),
-                             counts))
-    samples = level.samples[positions]
-    node = segment_ids(counts)
-    key = ((np.arange(c)[:, None] * m + node) * n_bins + codes[samples][:, features].T).ravel()
-    order = np.argsort(key, kind="stable")
-    key = key[order]
-    samples = np.tile(samples, c)[order]
-    new_run = np.empty(len(key), dtype=bool)
-    new_run[0], new_run[1:] = True, key[1:] != key[:-1]
-    run = np.cumsum(new_run) - 1
-    run_key = key[new_run]
-    run_group = run_key // n_bins                      # feature * m + node
-    runs = np.bincount(run_group, minlength=c * m)     # per (feature, node), feature-major
-    run_sums = np.stack([np.bincount(run, weights=stats[samples, column])
+    c, p = rows.shape
+    m = len(counts)
+    starts = segment_starts(counts)
+    new_run = np.empty((c, p), dtype=bool)
+    new_run[:, 0] = True
+    np.not_equal(row_codes[:, 1:], row_codes[:, :-1], out=new_run[:, 1:])
+    new_run[:, starts] = True
+    first = np.flatnonzero(new_run)                          # each run's first position
+    run = np.cumsum(new_run.ravel(), dtype=np.intp) - 1
+    samples = rows.ravel()
+    run_sums = np.stack([np.bincount(run, weights=np.take(stats[:, column], samples),
+                                     minlength=len(first))
                          for column in range(stats.shape[1])], axis=1)
-    left_sums = segmented_cumsum(run_sums, runs)
-    # counts are integers: one running count, minus its value before each (feature,
-    # node), is exact
-    n_left = np.cumsum(np.bincount(run))
-    n_left -= np.repeat(np.concatenate([[0], n_left])[segment_starts(runs)], runs)
-    offset = np.arange(len(run_key)) - np.repeat(segment_starts(runs), runs)
-    return (left_sums, n_left, run_group // m, run_group % m, offset, run_key % n_bins,
-            runs.reshape(c, m))
+    row_runs = np.diff(np.searchsorted(first, np.arange(c + 1) * p))
+    row = np.repeat(np.arange(c), row_runs)
+    position = first - row * p
+    node = np.take(segment_ids(counts), position)
+    group = row * m + node                                   # (row, node), sorted
+    left_sums = short_cumsums(run_sums, group, np.bincount(group, minlength=c * m))
+    # a run ends where the next begins (every node's start begins a run): counts exact
+    n_left = np.empty(len(first), dtype=np.intp)
+    n_left[:-1] = first[1:]
+    n_left[-1:] = c * p
+    n_left -= row * p
+    n_left -= np.take(starts, node)
+    n_node = np.take(counts, node)
+    candidate = (n_left >= min_samples_leaf) & (n_node - n_left >= min_samples_leaf)
+    return left_sums, n_left, row, node, row_codes.ravel()[first], candidate
+
+
+def short_cumsums(values, segment, counts):
+    """Running sums of ``values`` (positions, k) restarted at every segment (``counts``,
+    each at least 1; ``segment``: each position's), bit for bit ``np.cumsum`` run on each
+    segment alone, as ``treelib.segments.segmented_cumsum``, for many short segments.
+
+    The segments are ordered by length, longest first, and their i-th values stored side
+    by side (a ragged transpose: row i holds the segments longer than i); then row i is
+    added to row i - 1's prefix, one vector addition per row.  O(positions) work and
+    memory plus O(segments log segments) for the order, in O(longest segment) numpy
+    calls: for segments of a few hundred values at most (a node's populated bins).
+    """
+    if len(values) == 0:
+        return values.copy()
+    longest = int(counts.max())
+    by_length = np.argsort((longest - counts).astype(np.uint8 if longest < 256 else np.intp),
+                           kind="stable")
+    rank = np.empty(len(counts), dtype=np.intp)
+    rank[by_length] = np.arange(len(counts))
+    # row i holds the segments longer than i: ``longer[i]`` of them, from ``row_start[i]``
+    longer = len(counts) - np.cumsum(np.bincount(counts, minlength=longest + 1))[:longest]
+    row_start = segment_starts(longer)
+    at = np.arange(len(values)) - segment_starts(counts)[segment]     # offset in segment
+    at = row_start[at]
+    at += rank[segment]
+    rows = values.reshape(len(values), -1)
+    ragged = np.empty_like(rows[:, 0] if rows.shape[1] == 1 else rows)
+    ragged[at] = rows[:, 0] if rows.shape[1] == 1 else rows
+    for i in range(1, longest):
+        before, start, n = row_start[i - 1], row_start[i], longer[i]
+        np.add(ragged[before:before + n], ragged[start:start + n], out=ragged[start:start + n])
+    return ragged[at].reshape(values.shape)

@@ -6,10 +6,14 @@ node's candidate cuts are the cuts between its bins:
 - a node with at least as many samples as there are bins gets *dense* histograms: for the
   feature, one ``np.bincount`` over (node, bin) keys gives every bin's count and sums,
   O(n + B) per node;
-- a smaller node gets the histogram of its *populated* bins only: its codes are sorted
-  (O(n log n) for n < B samples) and each run of equal codes is one bin.  The bin sums
-  are added in the same order as ``np.bincount`` adds them, so they are the dense
-  histogram's sums bit for bit, without its B - n empty bins;
+- a smaller node gets the histogram of its *populated* bins only: its samples are sorted
+  by code, feature by feature, once, when it first becomes small, and from then on split
+  stably at every level (``treelib.growth.sorted_codes``, as ``treelib.growth.level_wise``
+  keeps its rows sorted); each run of equal codes is one bin.  The bin sums are added in
+  the same order as ``np.bincount`` adds them, so they are the dense histogram's sums bit
+  for bit, without its B - n empty bins, and only the cuts that leave
+  ``min_samples_leaf`` samples on both sides are scored, as a flat list rather than a
+  grid padded to the most populated feature;
 - the **subtraction trick** of LightGBM and scikit-learn's HistGradientBoosting: of two
   siblings, the larger one's histogram is its parent's minus the smaller one's, which
   is counted.  It costs O(f B) instead of O(f n_larger), where it is used: see
@@ -19,9 +23,11 @@ Every node's statistics are centred on its own mean when it is created (``treeli
 .node_statistics``), as the exact growers centre them, so a node of targets near 1e12
 does not cost the digits of a node of targets near 1 (chapter 2's trap).
 
-Memory: besides the data, O(n_active k) per feature, and the parents' histograms that the
-next level subtracts from, kept only within a budget of about the data's size
-(``STORE_BYTES_PER_VALUE`` bytes per code).  Never nodes x features x bins at once.
+Memory: besides the data, O(n_active k) per feature, the small nodes' sorted rows (5 bytes
+per code of their samples: at most five times the (n, f) uint8 codes), and the parents'
+histograms that the next level subtracts from, kept only within a budget of about the
+data's size (``STORE_BYTES_PER_VALUE`` bytes per code).  Never nodes x features x bins at
+once.
 """
 
 from dataclasses import dataclass
@@ -31,9 +37,10 @@ import numpy as np
 from treelib.counters import GrowthCounter
 from treelib.criteria import NodeStatistics, node_statistics
 from treelib.gains import bound_cap, gain_from_sums, gain_rounding_bound, split_statistics
-from treelib.growth.level_cuts import best_cuts, grid_scores
-from treelib.growth.level_histograms import feature_histograms, sparse_sums
+from treelib.growth.level_cuts import ChunkScores, best_cuts
+from treelib.growth.level_histograms import feature_histograms, populated_bins
 from treelib.growth.level_wise import partition, partition_plan, select
+from treelib.growth.sorted_codes import SortedRows, next_sorted, small_rows
 from treelib.growth.threads import feature_chunks
 from treelib.segments import segment_ids, segment_starts
 from treelib.split import MISSING_BIN
@@ -48,6 +55,17 @@ MIN_STORE_BYTES = 16 * 2**20
 #: A subtracted histogram is used only if its parent's and counted sibling's sums of
 #: |statistics| are at most this many times the node's own (``can_subtract``).
 SUBTRACTION_RATIO = 8
+
+#: A node gets dense histograms from this many samples per bin on (fewer: its populated
+#: bins only, from its sorted rows).  Counting a dense histogram costs a few passes over
+#: the node's samples and about ten over its bins per feature; the sorted rows cost about
+#: twenty passes over the samples per feature and level (split, runs, their sums).
+DENSE_SAMPLES_PER_BIN = 1.0
+
+
+def dense_threshold(n_bins):
+    """The fewest samples of a node with dense histograms."""
+    return max(2, int(np.ceil(DENSE_SAMPLES_PER_BIN * n_bins)))
 
 
 @dataclass
@@ -74,6 +92,7 @@ class HistLevel:
     shift: np.ndarray
     sibling_shift: np.ndarray
     store: tuple             # (sums (r, f, B, k), counts (r, f, B)) of the parents
+    sorted: SortedRows       # the small nodes' samples sorted by code, feature by feature
 
 
 def grow_level_wise_hist(codes, Y, finder, rules, counter=None, weights=None):
@@ -83,8 +102,10 @@ def grow_level_wise_hist(codes, Y, finder, rules, counter=None, weights=None):
     X (``finder.bin_thresholds``).  Same tree as the per-node growers with the ``"hist"``
     finder, nodes numbered breadth first.  Per level, with n_d samples in the nodes that
     may split and B bins: O(f n_d k) to count histograms (the larger of two siblings by
-    subtraction, where it is used), O(f B k) per dense node and O(f n log n) per small
-    node to score the cuts.  No sort of feature values, and O(f) Python iterations.
+    subtraction, where it is used), O(f B k) per dense node and O(f n k) per small node
+    to score the cuts (its rows sorted by code once, in O(f n), when it becomes small,
+    then split stably in O(f n) per level).  No sort of feature values, and O(f) Python
+    iterations.
     With sample ``weights``, the weights are one more column of statistics (their sums
     per bin are the bins' weights).
     """
@@ -106,39 +127,39 @@ def grow_level_wise_hist(codes, Y, finder, rules, counter=None, weights=None):
                       samples=np.arange(len(Y)), derived=np.zeros(1, bool), parent_slot=none,
                       sibling=none, helper=np.zeros(0, np.intp),
                       helper_counts=np.zeros(1, np.intp), shift=np.zeros((1, width)),
-                      sibling_shift=np.zeros((1, width)), store=None)
+                      sibling_shift=np.zeros((1, width)), store=None,
+                      sorted=small_rows(codes, np.arange(len(Y)), np.array([len(Y)]),
+                                        dense_threshold(n_bins)))
+    cuts = finder.bin_thresholds
+    thresholds = np.zeros((len(cuts), max(1, *(len(c) for c in cuts))), dtype=np.result_type(*cuts))
+    for j, c in enumerate(cuts):
+        thresholds[j, :len(c)] = c
     budget = max(MIN_STORE_BYTES, STORE_BYTES_PER_VALUE * codes.size)
     depth = 0
     while level is not None:
         if counter is not None:
             counter.searched(depth, len(level.counts), len(level.samples))
         level = grow_level(level, codes, Y, weights, stats, finder, rules, depth, tree,
-                           n_bins, subtract and budget, counter, float(root_node.weight[0]))
+                           n_bins, subtract and budget, counter, float(root_node.weight[0]),
+                           thresholds)
         depth += 1
     return tree.finish()
 
 
 def feature_scores(level, codes, stats, features, criterion, min_samples_leaf, n_bins,
                    counter=None, store=None, weighted=False):
-    """The ``ChunkScores`` (``treelib.growth.level_cuts``) of a group of features, scored
-    on a grid of slots: the cuts after every bin, B - 1 slots per dense node, and for a
-    small node as many slots as its most populated feature has populated bins (the
-    others padded with non-candidates); labels are bins.  With ``store``, the dense
-    histograms of the nodes ``store[0]`` are also written into ``store[1]`` (sums,
-    counts) at these features, for the next level's subtractions."""
-    c, k = len(features), stats.shape[1]
-    dense = level.counts >= n_bins
-    small = np.flatnonzero(~dense)
-    slots = np.where(dense, n_bins - 1, 0)
-    if len(small):
-        sparse = sparse_sums(level, codes, stats, features, small, n_bins)
-        slots[small] = sparse[6].max(axis=0)
-        if counter is not None:
-            counter.histogram_pairs += int(level.counts[small].sum()) * c
-    starts = segment_starts(slots)
-    left_sums = np.zeros((slots.sum(), c, k))
-    n_left = np.zeros((slots.sum(), c), dtype=np.intp)
-    labels = np.zeros((slots.sum(), c), dtype=np.intp)
+    """The ``ChunkScores`` (``treelib.growth.level_cuts``) of a group of features (a
+    range): the cuts after every non-empty bin of the dense nodes' histograms and after
+    every populated bin of the small nodes (``populated_bins``, on their sorted rows),
+    labelled by bin; only the cuts that leave ``min_samples_leaf`` samples on both sides
+    are scored.  With ``store``, the dense histograms of the nodes ``store[0]`` are also
+    written into ``store[1]`` (sums, counts) at these features, for the next level's
+    subtractions.  O(d c B k) for d dense nodes, O(c p k) for the p samples of the small
+    ones."""
+    c, k, m = len(features), stats.shape[1], len(level.counts)
+    dense = level.counts >= dense_threshold(n_bins)
+    parts = []                   # (left sums, n_left, feature in group, node, bin)
+    candidate = None             # (else: which of them are candidates)
     if dense.any():
         sums, counts = feature_histograms(level, codes, stats, features, n_bins, dense,
                                           counter)
@@ -147,52 +168,74 @@ def feature_scores(level, codes, stats, features, criterion, min_samples_leaf, n
             where = np.cumsum(dense) - 1
             store_sums[:, features] = sums[where[kept]]
             store_counts[:, features] = counts[where[kept]]
-        rows = (starts[dense][:, None] + np.arange(n_bins - 1)).ravel()
-        cumulative = np.cumsum(sums, axis=2)[:, :, :-1]              # (d, c, B - 1, k)
-        left_sums[rows] = cumulative.transpose(0, 2, 1, 3).reshape(-1, c, k)
-        filled = np.cumsum(counts, axis=2)[:, :, :-1]
+        filled = np.cumsum(counts, axis=2)[:, :, :-1]                   # (d, c, B - 1)
+        n_dense = level.counts[dense][:, None, None]
         # a cut after an empty bin makes the same children as the one before it: it is
-        # not a candidate (n_left 0 marks it so)
-        filled = np.where(counts[:, :, :-1] > 0, filled, 0)
-        n_left[rows] = filled.transpose(0, 2, 1).reshape(-1, c)
-        labels[rows] = np.tile(np.arange(n_bins - 1), int(dense.sum()))[:, None]
-    if len(small):
-        run_sums, run_n_left, run_feature, run_node, offset, run_bin, _ = sparse
-        rows = starts[small][run_node] + offset
-        left_sums[rows, run_feature], n_left[rows, run_feature] = run_sums, run_n_left
-        labels[rows, run_feature] = run_bin
-    segment = segment_ids(slots)
-    n_node = level.counts[segment][:, None]
+        # not a candidate
+        cut = ((counts[:, :, :-1] > 0) & (filled >= min_samples_leaf)
+               & (n_dense - filled >= min_samples_leaf))
+        column, d, bin_ = np.nonzero(cut.transpose(1, 0, 2))    # feature, node, bin
+        cumulative = np.cumsum(sums, axis=2)
+        parts.append((cumulative[d, column, bin_], filled[d, column, bin_], column,
+                      np.flatnonzero(dense)[d], bin_))
+    small = level.sorted
+    if small is not None and len(small.counts):
+        rows = slice(features.start, features.stop)
+        *runs, candidate = populated_bins(small.rows[rows], small.codes[rows], small.counts,
+                                          stats, min_samples_leaf)
+        runs[3] = np.flatnonzero(~dense)[runs[3]] if len(parts) else runs[3]
+        if len(parts):           # (with dense nodes: the candidates now)
+            at = np.flatnonzero(candidate)
+            runs, candidate = [a[at] for a in runs], None
+        parts.append(runs)
+        if counter is not None:
+            counter.histogram_pairs += small.rows.shape[1] * c
+    if len(parts) == 2:          # feature, then node, then bin
+        left_sums, n_left, column, node, labels = (np.concatenate(a) for a in zip(*parts))
+        order = np.argsort(column * m + node, kind="stable")
+        left_sums, n_left, column, node, labels = (a[order] for a in (left_sums, n_left,
+                                                                      column, node, labels))
+    elif parts:
+        left_sums, n_left, column, node, labels = parts[0]
+    else:
+        left_sums, n_left, column, node, labels = (np.zeros((0, k)),) + (
+            np.zeros(0, dtype=np.intp),) * 4
     nodes = level.nodes
     if weighted:            # the last column of the sums is the weight
-        left_sums, w_left = left_sums[..., :-1], left_sums[..., -1]
+        left_sums, w_left = left_sums[:, :-1], left_sums[:, -1]
     else:
         w_left = n_left
-    w_node = nodes.weight[segment][:, None]
+    w_node = np.take(nodes.weight, node)
     left_sums, positives_left = split_statistics(left_sums, criterion)
     totals, positives = split_statistics(nodes.totals, criterion)
     abs_totals = split_statistics(nodes.abs_totals, criterion)[0]
     with np.errstate(divide="ignore", invalid="ignore"):
-        gains = gain_from_sums(left_sums, w_left, totals[segment][:, None], w_node,
-                               criterion, positives_left=positives_left,
-                               positives=None if positives is None
-                               else positives[segment][:, None])
-    valid = (n_left >= min_samples_leaf) & (n_node - n_left >= min_samples_leaf)
+        gains = gain_from_sums(left_sums, w_left, np.take(totals, node, axis=0), w_node,
+                               criterion,
+                               positives_left=positives_left,
+                               positives=None if positives is None else positives[node])
+    valid = np.isfinite(gains)
+    if candidate is not None:
+        valid &= candidate
     if weighted:
         valid &= (w_left > 0) & (w_left < w_node)
-    gains = np.where(valid & np.isfinite(gains), gains, -np.inf)
+    if not valid.all():
+        at = np.flatnonzero(valid)
+        gains, left_sums, w_left, node, column, labels = (
+            a[at] for a in (gains, left_sums, w_left, node, column, labels))
 
-    def bounds_at(rows, columns):
-        node = segment[rows]
-        return gain_rounding_bound(left_sums[rows, columns], w_left[rows, columns],
-                                   totals[node], nodes.weight[node], criterion,
-                                   None if abs_totals is None else abs_totals[node],
-                                   gains[rows, columns], n_terms=level.counts[node])
+    def bounds_at(at):
+        return gain_rounding_bound(left_sums[at], w_left[at], totals[node[at]],
+                                   nodes.weight[node[at]], criterion,
+                                   None if abs_totals is None else abs_totals[node[at]],
+                                   gains[at], n_terms=level.counts[node[at]])
 
-    return grid_scores(gains, slots, labels, features, bounds_at,
-                       lambda max_gain: bound_cap(nodes.totals, nodes.weight, criterion,
-                                                  nodes.abs_totals, max_gain, level.counts,
-                                                  nodes.scale))
+    return ChunkScores(gains=gains, node=node, feature=column + features.start,
+                       label=labels.astype(np.intp, copy=False),
+                       bounds_at=bounds_at,
+                       cap=lambda max_gain: bound_cap(nodes.totals, nodes.weight, criterion,
+                                                      nodes.abs_totals, max_gain, level.counts,
+                                                      nodes.scale))
 
 
 def can_subtract(parent_abs, small_abs, large_abs, small_count, shift_small):
@@ -213,10 +256,11 @@ def can_subtract(parent_abs, small_abs, large_abs, small_count, shift_small):
 
 
 def grow_level(level, codes, Y, weights, stats, finder, rules, depth, tree, n_bins, budget,
-               counter, total_weight):
+               counter, total_weight, thresholds):
     """Split every node of ``level``; return the next level (None if no node of it may
     split).  ``budget``: bytes for the parents' histograms kept for subtraction (0 or
-    False: no subtraction)."""
+    False: no subtraction); ``thresholds[j, b]``: the threshold of the cut after bin b of
+    feature j (``finder.bin_thresholds``, padded)."""
     criterion, min_samples_leaf = finder.criterion, finder.min_samples_leaf
     counts, k, width = level.counts, Y.shape[1], stats.shape[1]
 
@@ -224,7 +268,7 @@ def grow_level(level, codes, Y, weights, stats, finder, rules, depth, tree, n_bi
     #    nodes whose larger child is dense too, the largest first, within the budget.
     keep_histogram = np.zeros(len(counts), dtype=bool)
     if budget:
-        eligible = np.flatnonzero(counts >= 2 * n_bins)
+        eligible = np.flatnonzero(counts >= 2 * dense_threshold(n_bins))
         per_node = codes.shape[1] * n_bins * (width * 8 + 8)
         allowed = int(budget // per_node)
         keep_histogram[eligible[np.argsort(-counts[eligible], kind="stable")][:allowed]] = True
@@ -254,7 +298,7 @@ def grow_level(level, codes, Y, weights, stats, finder, rules, depth, tree, n_bi
         counter.subtracted_histograms += int(level.derived.sum()) * codes.shape[1]
     # (the small nodes' sorted runs hold about four times the exact grower's temporaries)
     per_feature = max(4 * len(level.samples) * (width + 1),
-                      int((counts >= n_bins).sum()) * n_bins * (width + 1))
+                      int((counts >= dense_threshold(n_bins)).sum()) * n_bins * (width + 1))
     chunks = feature_chunks(codes.shape[1], per_feature, finder.n_jobs)
     feature, bin_, gain = best_cuts(len(counts), chunks, scores, finder.n_jobs)
     if counter is not None:
@@ -286,7 +330,7 @@ def grow_level(level, codes, Y, weights, stats, finder, rules, depth, tree, n_bi
     child_ids = tree.add_nodes(child.value, child.impurity, child_counts,
                                np.repeat(level.node_ids[parents], 2),
                                np.tile([LEFT, RIGHT], len(parents)), child.weight)
-    threshold = [finder.bin_thresholds[f][b] for f, b in zip(feature[parents], bin_[parents])]
+    threshold = thresholds[feature[parents], bin_[parents]]
     n_right = counts - n_left
     tree.set_splits(level.node_ids[parents], feature[parents], threshold,
                     n_left[parents] > n_right[parents])   # no missing value: the larger child
@@ -310,14 +354,14 @@ def grow_level(level, codes, Y, weights, stats, finder, rules, depth, tree, n_bi
             safe = can_subtract(level.nodes.abs_totals[parents], child.abs_totals[smaller],
                                 child.abs_totals[larger], child.weight[smaller],
                                 shift[smaller, :k])
-        use = has_store & keep[larger] & (child_counts[larger] >= n_bins) & safe
+        use = has_store & keep[larger] & (child_counts[larger] >= dense_threshold(n_bins)) & safe
         derived[larger[use]] = True
         parent_slot[larger[use]] = slot_of[parents[use]]
     # A derived child's sibling is counted as a node of the next level if it is one
     # with dense histograms, else from helper samples kept for it.
     rank = np.cumsum(keep) - 1
     sibling = np.full(len(child_counts), -1)
-    counted_there = keep[smaller] & (child_counts[smaller] >= n_bins)
+    counted_there = keep[smaller] & (child_counts[smaller] >= dense_threshold(n_bins))
     sibling[larger] = np.where(counted_there, rank[smaller], -1)
     helper_of = np.flatnonzero(derived & (sibling < 0))
     helper_counts = np.zeros(len(child_counts), dtype=np.intp)
@@ -340,4 +384,7 @@ def grow_level(level, codes, Y, weights, stats, finder, rules, depth, tree, n_bi
                      parent_slot=parent_slot[keep],
                      sibling=sibling[keep], helper=helper,
                      helper_counts=helper_counts[keep], shift=shift[keep],
-                     sibling_shift=sibling_shift[keep], store=next_store)
+                     sibling_shift=sibling_shift[keep], store=next_store,
+                     sorted=next_sorted(level, codes, dense_threshold(n_bins), goes_left,
+                                        n_left, splitting, children, child_counts, keep))
+
