@@ -95,9 +95,17 @@ def contenders(scored, running_max):
 
 
 def choose(n_nodes, kept):
-    """The tie rule of ``best_cuts`` applied to the contenders ``kept`` of every group."""
+    """The tie rule of ``best_cuts`` applied to the contenders ``kept`` of every group.
+
+    The rule reads each node's contenders by feature, then label.  The groups come in
+    increasing feature order with their entries sorted by feature, node and label, so a
+    stable sort by node alone puts them in that order: O(c log groups) for c contenders
+    (a three-key ``np.lexsort`` took ten times as long).  Entries out of that order are
+    noticed (one pass) and sorted by all three keys."""
     node, feature, label, gain, bound = (np.concatenate(part) for part in zip(*kept))
-    order = np.lexsort((label, feature, node))                 # node, then feature, label
+    order = np.argsort(node, kind="stable")                     # node, then feature, label
+    if not in_node_order(node[order], feature[order], label[order]):
+        order = np.lexsort((label, feature, node))
     node, feature, gain, bound, label = (a[order] for a in (node, feature, gain, bound, label))
     first = np.ones(len(node), dtype=bool)
     first[1:] = node[1:] != node[:-1]
@@ -113,6 +121,14 @@ def choose(n_nodes, kept):
     result_feature[nodes], result_label[nodes] = feature[chosen], label[chosen]
     result_gain[nodes] = gain[chosen]
     return result_feature, result_label, result_gain
+
+
+def in_node_order(node, feature, label):
+    """Whether entries sorted by node are sorted by feature, then label, inside each
+    node.  O(entries)."""
+    same_node, same_feature = node[1:] == node[:-1], feature[1:] == feature[:-1]
+    backwards = (feature[1:] < feature[:-1]) | (same_feature & (label[1:] < label[:-1]))
+    return not np.any(same_node & backwards)
 
 
 def reduce_first(mask, starts, n):

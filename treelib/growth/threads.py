@@ -32,10 +32,11 @@ import os
 from concurrent.futures import ThreadPoolExecutor
 
 #: Temporary values (positions x features x statistics) that the groups of features
-#: scored at the same time hold together, at most.  The exact scorer holds about 110
-#: bytes of temporaries per value (its sums, the cuts' positions, nodes and gains), so
-#: 2**20 values keep a level's search within about 110 MiB, whatever the data's size.
-CHUNK_VALUES = 2**20
+#: scored at the same time hold together, at most.  Each value costs a few dozen bytes
+#: of temporaries (the exact scorer's sums, cut positions, nodes and gains about 110,
+#: and it counts its values twice), so a level's search holds about 100 MiB at most,
+#: whatever the data's size.
+CHUNK_VALUES = 2**21
 
 
 def check_n_jobs(n_jobs):
