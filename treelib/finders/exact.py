@@ -32,7 +32,7 @@ import numpy as np
 
 from treelib.criteria import as_columns, node_impurity, node_statistics
 from treelib.finders.median import median_gains
-from treelib.gains import EPS, poisson_has_counts, score_cuts
+from treelib.gains import EPS, bound_cap, poisson_has_counts, score_cuts
 from treelib.split import Split, best_cut, midpoint
 
 
@@ -120,7 +120,7 @@ def left_weights_of(weights, order):
     return np.cumsum(np.asarray(weights, np.float64)[order], axis=0)[:-1]
 
 
-def scan_gains(Y, order, valid, criterion="squared_error", weights=None):
+def scan_gains(Y, order, valid, criterion="squared_error", weights=None, node=None):
     """Gain of every candidate cut by the seed article's scan, a plain Python loop.
 
     Walk each feature's sorted samples once, moving one sample at a time into the left
@@ -133,9 +133,11 @@ def scan_gains(Y, order, valid, criterion="squared_error", weights=None):
     classification criteria the sums are the left child's class counts.  The running
     sums are those of ``cumsum_gains`` bit for bit, and so are the gains.  **O(f n)
     Python steps per node** (O(k) more per step for k classes) after the O(f n log n)
-    sort.  Invalid cuts: ``-inf``.
+    sort.  Invalid cuts: ``-inf``.  ``node``: the node's ``NodeStatistics``, if already
+    computed.
     """
-    node = node_statistics(Y, [len(as_columns(Y))], criterion, weights)
+    if node is None:
+        node = node_statistics(Y, [len(as_columns(Y))], criterion, weights)
     n, n_features = order.shape
     left_sums = np.zeros((n - 1, n_features, node.stats.shape[1]))
     for j in range(n_features):
@@ -146,7 +148,8 @@ def scan_gains(Y, order, valid, criterion="squared_error", weights=None):
     return scores(left_sums, left_weights_of(weights, order), node, valid, criterion)
 
 
-def cumsum_gains(Y, order, valid, criterion="squared_error", weights=None, n_missing=None):
+def cumsum_gains(Y, order, valid, criterion="squared_error", weights=None, n_missing=None,
+                 node=None):
     """Gain of every candidate cut of every feature at once, with ``np.cumsum``.
 
     ``stats[order]`` (n, f, k) holds the statistics in the order of each feature; one
@@ -159,9 +162,10 @@ def cumsum_gains(Y, order, valid, criterion="squared_error", weights=None, n_mis
     With ``n_missing`` (f,), the number of NaN of each feature (sorted last), the result
     has 2 (n - 1) rows: the cut after position i with missing values right (the cut after
     the last present value sends only the missing ones right), then with them left.
-    Invalid cuts: ``-inf``.
+    Invalid cuts: ``-inf``.  ``node``: the node's ``NodeStatistics``, if already computed.
     """
-    node = node_statistics(Y, [len(as_columns(Y))], criterion, weights)
+    if node is None:
+        node = node_statistics(Y, [len(as_columns(Y))], criterion, weights)
     left_sums = np.cumsum(node.stats[order], axis=0)[:-1]
     left_w = left_weights_of(weights, order)
     if n_missing is None or not np.any(n_missing):
@@ -191,17 +195,34 @@ def cumsum_gains(Y, order, valid, criterion="squared_error", weights=None, n_mis
 SCORERS = {"naive": naive_gains, "scan": scan_gains, "cumsum": cumsum_gains}
 
 
-def exact_split(X, Y, criterion="squared_error", min_samples_leaf=1, scorer="cumsum",
-                weights=None, categories=None):
-    """Best exact split of one node (``X`` its features, ``Y`` its targets, ``weights``
-    its sample weights); None when no cut is a candidate.  The threshold is the midpoint
-    of the two values around the cut (+inf for the cut that sends only the missing values
-    right).  ``categories`` (``Categories``, optional) says which features are
-    categorical and how to split them (``treelib.finders.categorical``).  O(f n log n) to
-    sort, plus the scorer's cost."""
+#: Temporary values (samples x features x statistics) that one node's search holds at
+#: once, at most: a node larger than that is searched a group of features at a time
+#: (``exact_split``).  The exact search holds about 130 bytes of temporaries per value
+#: (the sort, the sorted values, the running sums, the gains and their bounds), so
+#: 2**20 values keep a node's search within about 130 MiB, whatever the data's size;
+#: a group holds one feature at least.  (``treelib.growth.threads.CHUNK_VALUES`` is the
+#: same budget for the level-wise growers.)
+NODE_VALUES = 2**20
+
+#: Criteria whose gains' rounding bounds ``treelib.gains.bound_cap`` caps (finitely for
+#: squared error and Gini; for entropy on counts): those a node can search by groups.
+CAPPED_CRITERIA = ("squared_error", "gini", "entropy")
+
+
+def feature_groups(n_features, values_per_feature, budget=NODE_VALUES):
+    """The features in groups (ranges, in increasing order) of at most ``budget /
+    values_per_feature`` features, one at least.  O(groups)."""
+    size = max(1, min(n_features, budget // max(1, int(values_per_feature))))
+    return [range(j, min(j + size, n_features)) for j in range(0, n_features, size)]
+
+
+def feature_scores(X, Y, node, n_missing, criterion, min_samples_leaf, scorer, weights):
+    """``(gains, bounds, x_sorted)`` of every cut of the features ``X`` (n, c) of a node
+    (its ``NodeStatistics`` ``node``, ``n_missing`` (c,) the NaN of each feature): rows
+    ``0 .. n - 2`` the cuts after each sorted position (missing values right), and with
+    missing values ``n - 1 .. 2 n - 3`` the same cuts with the missing values left.
+    O(c n log n) to sort, plus the scorer's cost."""
     n = len(X)
-    numeric = np.ones(X.shape[1], bool) if categories is None else categories.counts < 0
-    n_missing = np.where(numeric, np.isnan(X).sum(axis=0), 0)
     # with missing values a child also holds the missing samples (left or right): its
     # size is known only once their direction is, so min_samples_leaf is applied below
     order, x_sorted, valid = candidate_cuts(X, 1 if n_missing.any() else min_samples_leaf)
@@ -210,7 +231,7 @@ def exact_split(X, Y, criterion="squared_error", min_samples_leaf=1, scorer="cum
             raise ValueError(f"splitter={scorer!r} with criterion={criterion!r} does not "
                              "handle missing values; use splitter 'cumsum' or 'hist' with "
                              "a criterion other than absolute_error")
-        gains, bounds = cumsum_gains(Y, order, valid, criterion, weights, n_missing)
+        gains, bounds = cumsum_gains(Y, order, valid, criterion, weights, n_missing, node)
         # min_samples_leaf on the children's sizes, the missing samples counted where
         # they go: right in the first n - 1 rows, left in the last n - 1
         n_left = np.broadcast_to(np.arange(1, n)[:, None], (n - 1, X.shape[1]))
@@ -220,13 +241,44 @@ def exact_split(X, Y, criterion="squared_error", min_samples_leaf=1, scorer="cum
         gains[n - 1:][too_small] = -np.inf
     elif criterion == "absolute_error" and scorer != "naive":
         gains, bounds = median_gains(Y, order, valid, weights)   # a running median
+    elif scorer == "naive":
+        gains, bounds = naive_gains(Y, order, valid, criterion, weights)
     else:
-        gains, bounds = SCORERS[scorer](Y, order, valid, criterion, weights)
+        gains, bounds = SCORERS[scorer](Y, order, valid, criterion, weights, node=node)
+    return gains, bounds, x_sorted
+
+
+def exact_split(X, Y, criterion="squared_error", min_samples_leaf=1, scorer="cumsum",
+                weights=None, categories=None, budget=NODE_VALUES):
+    """Best exact split of one node (``X`` its features, ``Y`` its targets, ``weights``
+    its sample weights); None when no cut is a candidate.  The threshold is the midpoint
+    of the two values around the cut (+inf for the cut that sends only the missing values
+    right).  ``categories`` (``Categories``, optional) says which features are
+    categorical and how to split them (``treelib.finders.categorical``).  O(f n log n) to
+    sort, plus the scorer's cost.
+
+    Memory: a node of n samples with k statistics and f features holding more than
+    ``budget`` values (n f k) is searched a group of features at a time
+    (``feature_groups``, ``grouped_split``), for the scorers "scan" and "cumsum" with
+    squared error, Gini, and entropy on counts: O(n + budget) temporaries instead of
+    O(f n k).  Same split."""
+    n = len(X)
+    numeric = np.ones(X.shape[1], bool) if categories is None else categories.counts < 0
+    n_missing = np.where(numeric, np.isnan(X).sum(axis=0), 0)
+    sums = scorer in ("scan", "cumsum") and criterion != "absolute_error"
+    node = (node_statistics(Y, [n], criterion, weights) if sums or categories is not None
+            else None)
+    groups = feature_groups(X.shape[1], n * as_columns(Y).shape[1], budget)
+    if (len(groups) > 1 and sums and categories is None and criterion in CAPPED_CRITERIA
+            and np.isfinite(node_cap(node, criterion, 0.0))):
+        return grouped_split(X, Y, node, n_missing, groups, criterion, min_samples_leaf,
+                             scorer, weights)
+    gains, bounds, x_sorted = feature_scores(X, Y, node, n_missing, criterion,
+                                             min_samples_leaf, scorer, weights)
     left_sets = {}
     if categories is not None:
         gains, bounds, left_sets = categories.score_features(
-            gains, bounds, X, node_statistics(Y, [n], criterion, weights), criterion,
-            min_samples_leaf, weights)
+            gains, bounds, X, node, criterion, min_samples_leaf, weights)
     best = best_cut(gains, bounds)
     if best is None:
         return None
@@ -234,16 +286,66 @@ def exact_split(X, Y, criterion="squared_error", min_samples_leaf=1, scorer="cum
     if feature in left_sets:
         return categories.split(feature, left_sets[feature][row], gains[row, feature],
                                 X[:, feature], weights)
+    i = row % (n - 1)
+    return split_at(feature, row, float(gains[row, feature]), x_sorted[i, feature],
+                    x_sorted[i + 1, feature], n, int(n_missing[feature]))
+
+
+def node_cap(node, criterion, max_gain):
+    """``treelib.gains.bound_cap`` of one node's cuts whose gains are at most
+    ``max_gain``: no cut's rounding bound exceeds it.  O(k)."""
+    return float(bound_cap(node.totals, node.weight, criterion, node.abs_totals, max_gain,
+                           len(node.stats), node.scale)[0])
+
+
+def grouped_split(X, Y, node, n_missing, groups, criterion, min_samples_leaf, scorer,
+                  weights):
+    """``exact_split`` a group of features at a time, the same split.
+
+    Each group is sorted and scored on its own (``feature_scores``); of its cuts only the
+    *contenders* are kept, those within twice the node's bound cap (``node_cap``) of the
+    best gain seen so far, since only they can be tied with the node's best cut; the tie
+    rule of ``treelib.split.best_cut`` is then applied to the contenders, in the same
+    feature-major order, which finds the same cut.  Memory: one group's temporaries plus
+    the contenders (few: O(f) for distinct gains).  Time: the unchunked search's, plus
+    O(groups) numpy calls."""
+    n = len(X)
+    best, kept = -np.inf, []
+    for group in groups:
+        columns = slice(group.start, group.stop)
+        gains, bounds, x_sorted = feature_scores(X[:, columns], Y, node, n_missing[columns],
+                                                 criterion, min_samples_leaf, scorer,
+                                                 weights)
+        finite = np.isfinite(gains)
+        if finite.any():
+            best = max(best, float(np.max(gains[finite])))
+        floor = best - 2 * node_cap(node, criterion, best)
+        column, row = np.nonzero((finite & (gains >= floor)).T)     # feature-major
+        i = row % (n - 1)
+        kept.append((column + group.start, row, gains[row, column], bounds[row, column],
+                     x_sorted[i, column], x_sorted[i + 1, column]))
+    feature, row, gain, bound, low, high = (np.concatenate(part) for part in zip(*kept))
+    if len(gain) == 0:
+        return None
+    reference = np.argmax(gain)
+    at = int(np.argmax(gain + bound >= gain[reference] - bound[reference]))
+    return split_at(int(feature[at]), int(row[at]), float(gain[at]), low[at], high[at], n,
+                    int(n_missing[feature[at]]))
+
+
+def split_at(feature, row, gain, low, high, n, n_missing):
+    """The ``Split`` of the cut in ``row`` of a feature (``exact_split``'s layout) with
+    ``n_missing`` missing values, between the sorted values ``low`` and ``high``."""
     missing_left, i = row >= n - 1, row % (n - 1)
-    if not missing_left and n_missing[feature] and i == n - n_missing[feature] - 1:
+    if not missing_left and n_missing and i == n - n_missing - 1:
         threshold = np.inf
     else:
-        threshold = float(midpoint(x_sorted[i, feature], x_sorted[i + 1, feature]))
-    n_left = i + 1 + (n_missing[feature] if missing_left else 0)
-    direction = missing_left if n_missing[feature] else n_left > n - n_left
-    return Split(feature=feature, threshold=threshold,
-                 gain=max(float(gains[row, feature]), 0.0), n_left=int(n_left),
-                 n_right=int(n - n_left), missing_go_to_left=bool(direction))
+        threshold = float(midpoint(low, high))
+    n_left = i + 1 + (n_missing if missing_left else 0)
+    direction = missing_left if n_missing else n_left > n - n_left
+    return Split(feature=feature, threshold=threshold, gain=max(gain, 0.0),
+                 n_left=int(n_left), n_right=int(n - n_left),
+                 missing_go_to_left=bool(direction))
 
 
 def threshold_gains(x, Y, criterion="squared_error", min_samples_leaf=1):
