@@ -135,3 +135,79 @@ def test_empty_and_constant_partitions():
     assert sketch_thresholds(merged, 4).size == 0
     with pytest.raises(ValueError, match="max_bins"):
         sketch_thresholds(merged, 1)
+
+
+# --- bad input: a ValueError (a TypeError for what is not a summary) naming the problem ---
+
+SUMMARY = summarize(np.arange(10.0))
+
+
+@pytest.mark.parametrize("size", [-1, 0, 1.5, True, None])
+def test_prune_to_a_size_below_one_or_not_an_integer_is_refused(size):
+    # -1 returned an empty summary, 0 divided by zero, 1.5 kept three entries
+    with pytest.raises(ValueError, match=rf"size must be an integer >= 1.*got {size!r}"):
+        prune(SUMMARY, size)
+
+
+def test_prune_accepts_numpy_integers():
+    assert prune(SUMMARY, np.int64(3)).size <= 4
+
+
+@pytest.mark.parametrize("x, weights, message", [
+    ([1.0, 2.0], [1.0, -1.0], r"sample_weight must be non-negative; found -1.0 at position 1"),
+    ([1.0, 2.0], [1.0], "sample_weight has 1 entries for 2 values of x"),
+    ([1.0, 2.0], [1.0, 1.0, 1.0], "sample_weight has 3 entries for 2 values of x"),
+    ([1.0, 2.0], [], "sample_weight has 0 entries for 2 values of x"),
+    ([1.0, 2.0], [1.0, np.nan], r"sample_weight contains NaN \(first at position 1\); "
+                                "sample_weight must not have missing values"),
+    ([1.0, 2.0], [1.0, np.inf], "sample_weight contains infinity"),
+    ([1.0, 2.0], [[1.0, 1.0]], "sample_weight must be 1-D"),
+    ([1.0, np.inf], None, r"x contains infinity \(first at position 1\)"),
+    ([[1.0, 2.0]], None, "x must be 1-D"),
+    (["a", "b"], None, "x must be numeric"),
+])
+def test_summarize_names_bad_values_and_weights(x, weights, message):
+    with pytest.raises(ValueError, match=message):
+        summarize(x, weights)
+
+
+def test_summaries_of_no_row_are_empty_and_merge_as_no_weight():
+    for empty in (summarize([]), summarize([], []), summarize([np.nan], [2.0])):
+        assert empty.size == 0 and empty.total == 0.0
+        assert merge(empty, SUMMARY).values.tolist() == SUMMARY.values.tolist()
+        assert sketch_thresholds(prune(merge(empty, empty), 4), 4).size == 0
+        with pytest.raises(ValueError, match="summary is empty"):
+            query(empty, [0.0])
+
+
+def test_query_refuses_nan_ranks():
+    with pytest.raises(ValueError, match="ranks contains NaN"):
+        query(SUMMARY, [1.0, np.nan])
+
+
+@pytest.mark.parametrize("parts, message", [
+    ([], "parts is empty"),
+    ([([1.0, 2.0], [1])], r"parts\[0\] has 2 values but counts of shape \(1,\)"),
+    ([([1.0], [1]), ([1.0, np.nan], [1, 1])], r"parts\[1\] values contain NaN"),
+    ([([1.0, np.inf], [1, 1])], r"parts\[0\] values contains infinity"),
+    ([([1.0, 2.0], [1, -1])], r"parts\[0\] counts must be whole numbers >= 0; got -1"),
+    ([([1.0, 2.0], [1.5, 1.0])], r"parts\[0\] counts must be whole numbers >= 0; got 1.5"),
+    ([([1.0, 2.0], [1.0, np.nan])], r"parts\[0\] counts must be whole numbers"),
+    ([([1.0], ["a"])], r"parts\[0\] counts must be numbers"),
+])
+def test_merged_counts_names_the_bad_partition(parts, message):
+    with pytest.raises(ValueError, match=message):
+        merged_counts(parts)
+
+
+def test_merged_counts_accepts_empty_partitions_and_whole_float_counts():
+    values, counts = merged_counts([([], []), ([3.0, 1.0], [2.0, 1.0]), ([3.0], [1])])
+    assert values.tolist() == [1.0, 3.0] and counts.tolist() == [1, 3]
+
+
+@pytest.mark.parametrize("function", [
+    lambda s: merge(s, SUMMARY), lambda s: merge(SUMMARY, s), lambda s: prune(s, 4),
+    lambda s: query(s, [0.0]), lambda s: sketch_thresholds(s, 4)])
+def test_what_is_not_a_summary_is_a_type_error(function):
+    with pytest.raises(TypeError, match="must be a QuantileSummary"):
+        function(np.arange(3.0))

@@ -228,7 +228,8 @@ def test_min_samples_leaf_accepts_numpy_integers():
     ([1.0, -0.5, 1.0, 1.0, 1.0, 1.0],
      r"sample_weight must be non-negative; found -0.5 at position 1"),
     ([0.0] * 6, "sample_weight sums to 0"),
-    ([1.0, np.nan, 1.0, 1.0, 1.0, 1.0], r"sample_weight contains NaN \(first at position 1\)"),
+    ([1.0, np.nan, 1.0, 1.0, 1.0, 1.0], r"sample_weight contains NaN \(first at position 1\); "
+                                        "sample_weight must not have missing values$"),
     ([1.0, np.inf, 1.0, 1.0, 1.0, 1.0], "sample_weight contains infinity"),
     ([[1.0] * 6], "sample_weight must be 1-D"),
     (["a"] * 6, "sample_weight must be numeric"),

@@ -43,6 +43,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from treelib.binning import check_max_bins, thresholds_from_counts
+from treelib.validation import check_array
 
 
 @dataclass(frozen=True)
@@ -76,9 +77,15 @@ class QuantileSummary:
 def summarize(x, sample_weight=None):
     """The exact summary of one partition's values ``x`` (NaN left out, as binning leaves
     missing values out): its distinct values with their weights and exact ranks.
-    O(n log n)."""
-    x = np.asarray(x, dtype=np.float64)
-    weight = np.ones(len(x)) if sample_weight is None else np.asarray(sample_weight, float)
+    O(n log n).
+
+    Raises a ValueError for values that are not a 1-D numeric array or are infinite (as
+    ``treelib.binning`` does), and for weights that are not one finite, non-negative
+    number per value.  A partition with no value (or no present one) is an empty summary,
+    which merges as no weight at all."""
+    x = partition_values(x)
+    weight = np.ones(len(x)) if sample_weight is None else partition_weights(sample_weight,
+                                                                              len(x))
     present = ~np.isnan(x)
     values, inverse = np.unique(x[present], return_inverse=True)
     weights = np.bincount(inverse, weights=weight[present],
@@ -87,10 +94,41 @@ def summarize(x, sample_weight=None):
     return QuantileSummary(values, below, below + weights, weights, float(weights.sum()))
 
 
+def partition_values(x, name="x", allow_nan=True):
+    """One partition's values as a 1-D float64 array, possibly empty (a partition may
+    hold no row), else ``treelib.validation.check_array``'s ValueError."""
+    if np.ndim(x) == 1 and np.size(x) == 0 and np.asarray(x).dtype.kind in "biufO":
+        return np.zeros(0)
+    return check_array(x, name=name, ndim=1, allow_nan=allow_nan)
+
+
+def partition_weights(sample_weight, n_values):
+    """``sample_weight`` as one finite, non-negative float per value, else a ValueError
+    that names the problem."""
+    weights = partition_values(sample_weight, "sample_weight", allow_nan=False)
+    if len(weights) != n_values:
+        raise ValueError(f"sample_weight has {len(weights)} entries for {n_values} values "
+                         "of x: give one weight per value")
+    if (weights < 0).any():
+        at = int(np.flatnonzero(weights < 0)[0])
+        raise ValueError(f"sample_weight must be non-negative; found {float(weights[at])!r} "
+                         f"at position {at} (a rank is a sum of weights)")
+    return weights
+
+
+def check_summary(name, summary):
+    """``summary`` itself, or a TypeError naming the argument that is not a summary."""
+    if not isinstance(summary, QuantileSummary):
+        raise TypeError(f"{name} must be a QuantileSummary (from summarize, merge or "
+                        f"prune); got {type(summary).__name__}")
+    return summary
+
+
 def merge(a, b):
     """One summary of the union of two partitions.  A value stored by one summary only
     takes, from the other, the bounds of its stored neighbours: the lower bound of the
     largest stored value below it, the upper bound of the smallest above.  O(size)."""
+    check_summary("a", a), check_summary("b", b)
     values = np.union1d(a.values, b.values)
     rmin, rmax, weights = np.zeros(len(values)), np.zeros(len(values)), np.zeros(len(values))
     for part in (a, b):
@@ -123,17 +161,35 @@ def part_bounds(part, values):
 def query(summary, ranks):
     """The stored value for each rank (in units of weight, 0 to ``total``): the first
     entry whose ``rmin + w`` reaches ``rank - eps total``, whose true ranks are then
-    within ``eps total`` of it (module docstring).  O(size + ranks log size)."""
+    within ``eps total`` of it (module docstring).  Ranks below 0 or above ``total``
+    get the first or the last stored value.  O(size + ranks log size).
+
+    Raises a ValueError for an empty summary (no value to answer with) and for a NaN
+    rank."""
+    check_summary("summary", summary)
+    if summary.size == 0:
+        raise ValueError("summary is empty (its partitions had no present value): it has "
+                         "no value to answer a rank with")
+    ranks = np.asarray(ranks, dtype=np.float64)
+    if np.isnan(ranks).any():
+        raise ValueError("ranks contains NaN; a rank is a weight from 0 to summary.total")
     slack = summary.rank_error() * summary.total
     below = summary.rmin + summary.weights
     reach = np.maximum.accumulate(below)                       # (increasing already)
-    at = np.searchsorted(reach, np.asarray(ranks, float) - slack * (1 + 1e-12), side="left")
+    at = np.searchsorted(reach, ranks - slack * (1 + 1e-12), side="left")
     return summary.values[np.minimum(at, summary.size - 1)]
 
 
 def prune(summary, size):
     """At most ``size + 1`` entries, the ones ``query`` answers for the ranks k W / size,
-    k = 0 .. size; the rank error grows by at most 1 / (2 size).  O(summary size)."""
+    k = 0 .. size; the rank error grows by at most 1 / (2 size).  O(summary size).
+
+    ``size`` must be an integer >= 1 (a ValueError otherwise: 0 would divide by zero, and
+    a negative size would keep nothing)."""
+    check_summary("summary", summary)
+    if (isinstance(size, bool) or not isinstance(size, (int, np.integer)) or size < 1):
+        raise ValueError(f"size must be an integer >= 1 (the summary keeps at most size + "
+                         f"1 entries); got {size!r}")
     if summary.size <= size + 1:
         return summary
     slack = summary.rank_error() * summary.total
@@ -152,6 +208,8 @@ def sketch_thresholds(summary, max_bins=255):
     all the rows); else the values the summary gives at the ranks q W, q = 1/max_bins ...
     (max_bins - 1)/max_bins, duplicates removed.  O(size + max_bins)."""
     max_bins = check_max_bins(max_bins)
+    if check_summary("summary", summary).size == 0:     # every value missing: one bin
+        return np.zeros(0)
     if summary.exact and np.array_equal(summary.weights, np.round(summary.weights)):
         return thresholds_from_counts(summary.values, summary.weights.astype(np.intp),
                                       max_bins)
@@ -163,9 +221,38 @@ def merged_counts(parts):
     """The exact summary of the union of partitions given as ``(values, counts)`` pairs
     (each partition's ``np.unique(x, return_counts=True)``): the distinct values of all
     and their summed counts, which ``thresholds_from_counts`` turns into the thresholds
-    of binning all the rows at once.  O(total distinct values log)."""
-    values = np.concatenate([np.asarray(v, np.float64) for v, _ in parts])
-    counts = np.concatenate([np.asarray(c, np.intp) for _, c in parts])
+    of binning all the rows at once.  O(total distinct values log).
+
+    Raises a ValueError for no partition at all, and for a partition whose values and
+    counts differ in length, whose values are NaN (leave missing values out before
+    counting, as binning does) or infinite, or whose counts are not whole numbers >= 0."""
+    parts = list(parts)
+    if not parts:
+        raise ValueError("parts is empty: give at least one (values, counts) pair")
+    checked = [part_counts(i, part) for i, part in enumerate(parts)]
+    values = np.concatenate([v for v, _ in checked])
+    counts = np.concatenate([c for _, c in checked])
     distinct, inverse = np.unique(values, return_inverse=True)
     return distinct, np.bincount(inverse, weights=counts, minlength=len(distinct)).astype(
         np.intp)
+
+
+def part_counts(i, part):
+    """Partition ``i``'s ``(values, counts)`` as float64 values and integer counts, else a
+    ValueError that names the partition and the problem."""
+    values, counts = part
+    values = partition_values(values, f"parts[{i}] values")
+    if np.isnan(values).any():
+        raise ValueError(f"parts[{i}] values contain NaN; leave missing values out before "
+                         "counting (x[~np.isnan(x)]), as binning does")
+    counts = np.asarray(counts)
+    if counts.ndim != 1 or len(counts) != len(values):
+        raise ValueError(f"parts[{i}] has {len(values)} values but counts of shape "
+                         f"{counts.shape}: give one count per value")
+    if counts.dtype.kind not in "biuf":
+        raise ValueError(f"parts[{i}] counts must be numbers; got dtype {counts.dtype}")
+    whole = np.isfinite(counts) & (counts >= 0) & (counts == np.round(counts))
+    if not whole.all():
+        raise ValueError(f"parts[{i}] counts must be whole numbers >= 0; got "
+                         f"{counts[~whole][0].item()!r}")
+    return values, counts.astype(np.intp)

@@ -56,9 +56,11 @@ def check_array(values, *, name="X", ndim=2, allow_nan=False):
     array = np.ascontiguousarray(array, dtype=np.float64)
     nan = np.isnan(array)
     if nan.any() and not allow_nan:
+        # only X may have missing values (where a splitter places them); no other input
+        hint = ("missing values are accepted only where noted (the cumsum and hist "
+                "splitters)" if name == "X" else f"{name} must not have missing values")
         raise ValueError(f"{name} contains NaN (first at {_describe_position(nan)}); "
-                         "missing values are accepted only where noted (the cumsum and "
-                         "hist splitters)")
+                         f"{hint}")
     infinite = np.isinf(array)
     if infinite.any():
         raise ValueError(f"{name} contains infinity (first at "
