@@ -27,7 +27,7 @@ OTHER_CPU = env $$($(BIN)/python tools/other_cpu.py)
 NBVAL := --nbval --nbval-current-env --nbval-cell-timeout=900 \
 	--nbval-sanitize-with notebooks/sanitize.cfg
 
-.PHONY: help venv book test lint unit quick nbval verified-book teacher-book lab bench clean
+.PHONY: help venv book test lint unit quick nbval verified-book teacher-book lab bench upgrade clean
 
 help:
 	@echo "make book    execute every notebook and render the HTML book into _build/html"
@@ -37,12 +37,17 @@ help:
 	@echo "make lab     open the notebooks in JupyterLab"
 	@echo "make teacher-book   the book without the exercises' solutions"
 	@echo "make bench   rerun the full timing benchmark (about 20 minutes)"
+	@echo "make upgrade regenerate requirements.lock, re-execute the notebooks, show the diff"
 	@echo "make clean   remove _build (keeps .venv)"
 
-$(STAMP): requirements.txt pyproject.toml
+# requirements.txt says what the book needs (ranges, for people); requirements.lock holds the
+# exact version of every package the committed outputs were verified with (`make upgrade`
+# regenerates it), and the install is constrained to it, so next month's releases do not
+# change this month's book.
+$(STAMP): requirements.txt requirements.lock pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -r requirements.txt
+	$(BIN)/python -m pip install --quiet -r requirements.txt -c requirements.lock
 	touch $@
 
 venv: $(STAMP)
@@ -71,14 +76,19 @@ nbval: venv
 	$(OTHER_CPU) $(BIN)/python -m pytest -n $(JOBS) --dist loadscope $(NBVAL) \
 		notebooks tests/test_committed_results.py
 
-# The same strict build as `make book`, from the committed outputs that `make nbval`
-# has just verified (execution off), so `make test` runs every notebook only once.
+# The same strict build as `make book`, from the committed outputs that `make nbval` has
+# just verified, so `make test` runs the other notebooks only once; the chapters in
+# UNDER_LOAD (those that start worker processes, threads or a cluster, whose output a
+# busy machine could change) are executed from scratch as `make book` executes them,
+# with every core kept busy by other work (tools/busy.py), as on a reader's laptop.
+UNDER_LOAD ?= 13_splits_with_gradients.ipynb 18_beyond_one_machine.ipynb A7_boosting_agreement.ipynb
+
 verified-book: venv
 	rm -rf _build/html
 	mkdir -p _build
-	sed 's/^\(  execute_notebooks:\).*/\1 "off"/' _config.yml > _build/_config_verified.yml
-	grep -q 'execute_notebooks: "off"' _build/_config_verified.yml
-	$(BIN)/jupyter-book build . --all -W -n --keep-going --config _build/_config_verified.yml
+	$(BIN)/python tools/book_config.py verified $(UNDER_LOAD) > _build/_config_verified.yml
+	$(BIN)/python tools/busy.py -- $(BIN)/jupyter-book build . --all -W -n --keep-going \
+		--config _build/_config_verified.yml
 	test -f _build/html/index.html
 	$(BIN)/python tools/check_book.py _build/html
 
@@ -86,8 +96,7 @@ verified-book: venv
 # hide_solutions), built from the committed outputs into _build/teacher/html.
 teacher-book: venv
 	mkdir -p _build
-	sed 's/^\(  execute_notebooks:\).*/\1 "off"/; s/^\(    nb_execution_raise_on_error:.*\)/\1\n    hide_solutions: true/' _config.yml > _build/_config_teacher.yml
-	grep -q 'hide_solutions: true' _build/_config_teacher.yml
+	$(BIN)/python tools/book_config.py teacher > _build/_config_teacher.yml
 	$(BIN)/jupyter-book build . --all -W -n --keep-going --config _build/_config_teacher.yml \
 		--path-output _build/teacher
 	test -f _build/teacher/_build/html/index.html
@@ -99,6 +108,19 @@ lab: venv
 
 bench: venv
 	$(BIN)/python -m treelib.bench timing --full
+
+# Next month's packages, on purpose: regenerate requirements.lock from requirements.txt's
+# ranges (uv, from the package index), reinstall, re-execute every notebook in place and
+# show which outputs changed.  Review that diff (and run `make test`) before committing
+# the new lock with the notebooks.
+upgrade: venv
+	$(BIN)/python -m pip install --quiet uv
+	$(BIN)/uv pip compile requirements.txt --upgrade --python-version 3.11 \
+		--no-emit-package treelib --no-header --quiet -o requirements.lock
+	$(MAKE) venv
+	$(BIN)/jupyter nbconvert --to notebook --execute --inplace \
+		--ExecutePreprocessor.timeout=900 notebooks/*.ipynb
+	git diff --stat -- requirements.lock notebooks
 
 clean:
 	rm -rf _build

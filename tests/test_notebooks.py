@@ -123,3 +123,27 @@ def test_chapter_has_the_form_of_a_course(path):
     assert "## Exercises" in text
     assert cells[-1].lstrip().startswith("## What you should now know")
     assert main_text_words(path) <= MAX_WORDS
+
+
+#: Code that starts worker processes, threads or a cluster, or calls a library that does:
+#: output that a busy machine could change (a late heartbeat on stderr, once).
+CONCURRENT = re.compile(r"LocalCluster|local_cluster|n_jobs\s*=|lightgbm|xgboost"
+                        r"|boosting_bench|parallel_bench|ThreadPool|multiprocessing")
+
+
+def under_load():
+    """The notebooks `make test` executes from scratch with every core busy (Makefile)."""
+    makefile = (ROOT / "Makefile").read_text()
+    return set(re.search(r"^UNDER_LOAD \?=(.*)$", makefile, re.MULTILINE).group(1).split())
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_concurrent_notebooks_are_built_under_load(path):
+    code = "\n".join(c.source for c in nbformat.read(path, as_version=4).cells
+                     if c.cell_type == "code")
+    if CONCURRENT.search(code):
+        assert path.name in under_load(), f"add {path.name} to UNDER_LOAD in the Makefile"
+
+
+def test_under_load_names_notebooks():
+    assert under_load() and under_load() <= {p.name for p in NOTEBOOKS}
