@@ -21,3 +21,20 @@ def notebook_cells(name, tag="teaching"):
     for cell in cells:
         exec(compile(cell.source, f"{name}[{tag}]", "exec"), namespace)
     return namespace
+
+
+def prose(name):
+    """The markdown of ``notebooks/<name>``, its white space folded to single spaces."""
+    notebook = nbformat.read(NOTEBOOKS / name, as_version=4)
+    return " ".join(" ".join(c.source.split()) for c in notebook.cells
+                    if c.cell_type == "markdown")
+
+
+def claim(name, sentence):
+    """Assert that ``notebooks/<name>`` still says ``sentence`` (white space folded).
+
+    A test that asserts a claim the page makes ("needs 25 trees", "within noise from 24
+    bins on") calls this first, so the claim and its assertion cannot drift apart: when
+    the page is rewritten, the test fails until the assertion is brought along."""
+    sentence = " ".join(sentence.split())
+    assert sentence in prose(name), f"{name} no longer says: {sentence!r}"
