@@ -152,10 +152,14 @@ def stale_references(markdown, numbers):
     named outside a link, or a link whose text names another number than its target's."""
     problems = []
     for text, target in LINK.findall(markdown):
-        named = NAMED.findall(text)
+        named = NAMED.findall(text) or re.findall(r"^(A?\d+)$", text.strip())
         if named and named != [numbers.get(target)]:
             problems.append(f"[{' '.join(text.split())}]({target}) is chapter "
                             f"{numbers.get(target)}")
+    for item, text, target in re.findall(rf"^\s*(\d+)\.\s+{LINK.pattern}", markdown,
+                                         re.MULTILINE):
+        if item != numbers.get(target):
+            problems.append(f"item {item}. [{text}]({target}) is chapter {numbers.get(target)}")
     for bare in NAMED.finditer(LINK.sub(" ", re.sub(r"`[^`]*`", " ", markdown))):
         problems.append(f"'{bare.group(0)}' is not a link")
     return problems
@@ -178,7 +182,10 @@ def test_chapter_references_are_links_to_the_right_chapter(name, markdown):
 def test_a_stale_reference_is_found():
     numbers = {"09_histogram_splits.ipynb": "9", "A3_profiling_and_memory.ipynb": "A3"}
     text = ("the [histogram scan of chapter 7](09_histogram_splits.ipynb), "
-            "[appendix A3](A3_profiling_and_memory.ipynb) and appendix A6")
+            "[appendix A3](A3_profiling_and_memory.ipynb), [A2](A3_profiling_and_memory.ipynb)"
+            " and appendix A6\n8. [Histogram splits](../notebooks/09_histogram_splits.ipynb)")
     assert stale_references(text, numbers) == [
         "[histogram scan of chapter 7](09_histogram_splits.ipynb) is chapter 9",
+        "[A2](A3_profiling_and_memory.ipynb) is chapter A3",
+        "item 8. [Histogram splits](09_histogram_splits.ipynb) is chapter 9",
         "'appendix A6' is not a link"]
