@@ -19,14 +19,15 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 from sklearn.datasets import load_breast_cancer, load_digits, load_iris, load_wine
 
-from tests.conftest import notebook_cells
+from tests.conftest import claim, notebook_cells
 from treelib import best_split
 from treelib.criteria import gini, one_hot, split_gain, target_statistics
 from treelib.datasets import load_california_housing
 from treelib.finders.exact import candidate_cuts, threshold_gains
 from treelib.gains import gain_from_sums
 
-TEACHING = notebook_cells("07_classification_splits.ipynb")
+NOTEBOOK = "07_classification_splits.ipynb"
+TEACHING = notebook_cells(NOTEBOOK)
 class_count_gains = TEACHING["class_count_gains"]
 distinct_value_gini = TEACHING["distinct_value_gini"]
 
@@ -154,6 +155,8 @@ def test_the_iris_scan_by_petal_length():
 
 
 def test_expensive_block_groups_agree_with_scikit_learn_on_all_rows():
+    claim(NOTEBOOK, "Both criteria cut at 5.5316 (the income is in tens of thousands of "
+                    "dollars), as scikit-learn does")
     X, y = load_california_housing(return_X_y=True)
     expensive = (y > 2.5).astype(int)
     income = as_float32(X[:, 0])
@@ -186,3 +189,48 @@ def test_an_empty_class_or_permuted_labels_change_no_gain():
         if criterion == "gini":         # integer terms: exact in any order
             np.testing.assert_array_equal(empty, base)
             np.testing.assert_array_equal(permuted, base)
+
+
+# --- the chapter's claims, each tied to its sentence ----------------------------------
+
+
+def test_the_cut_between_2_and_3_is_the_best_of_the_tiny_node():
+    claim(NOTEBOOK, "= 1.3333$, the largest of the four allowed cuts")
+    thresholds, gini_gains, entropy_gains = class_count_gains(
+        np.array([3.0, 1.0, 2.0, 2.0, 5.0, 4.0]), np.array(["b", "a", "a", "c", "c", "b"]))
+    assert len(thresholds) == 4
+    assert thresholds[np.argmax(gini_gains)] == 2.5
+    assert round(gini_gains.max(), 4) == 1.3333
+    assert np.sum(gini_gains == gini_gains.max()) == 1
+
+
+def test_the_scan_agrees_with_threshold_gains_on_wine_and_breast_cancer():
+    claim(NOTEBOOK, "All 86 agree (43 features, two criteria each)")
+    agree = []
+    for data in (load_wine(), load_breast_cancer()):
+        Y = one_hot(data.target, len(data.target_names))
+        for j in range(data.data.shape[1]):
+            mine = class_count_gains(data.data[:, j], data.target)
+            for criterion, gains in [("gini", mine[1]), ("entropy", mine[2])]:
+                thresholds, theirs = threshold_gains(data.data[:, j], Y, criterion)
+                agree.append(np.array_equal(thresholds, mine[0])
+                             and np.allclose(gains, theirs, rtol=1e-12, atol=1e-9))
+    assert len(agree) == 86 and all(agree)
+
+
+def test_digits_scores_139_positions_per_cut_and_needs_more_memory_than_housing():
+    claim(NOTEBOOK, "treelib does its $O(k)$ scoring work at 139 positions for every cut "
+                    "that needs it")
+    claim(NOTEBOOK, "needs 9.20 MB of counts, more than the 2.64 MB of the housing example")
+    X = as_float32(load_digits().data)
+    _, _, valid = candidate_cuts(X)
+    assert round(valid.size / valid.sum()) == 139
+    digits_mb, housing_mb = 8 * 1797 * 64 * 10 / 1e6, 8 * 20640 * 8 * 2 / 1e6
+    assert (round(digits_mb, 2), round(housing_mb, 2)) == (9.20, 2.64)
+    assert digits_mb > housing_mb
+
+
+def test_only_42_of_149_iris_positions_are_cuts():
+    claim(NOTEBOOK, "Only 42 of the 149 positions are allowed cuts")
+    petal_length = as_float32(load_iris().data[:, 2])
+    assert len(np.unique(petal_length)) - 1 == 42 and len(petal_length) - 1 == 149
