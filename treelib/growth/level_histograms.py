@@ -18,12 +18,15 @@ def sibling_samples(level, s):
     return level.helper[start:start + level.helper_counts[s]]
 
 
-def feature_histograms(level, codes, stats, features, n_bins, dense, counter):
+def feature_histograms(level, codes, stats, features, n_bins, dense, counter, weighted=False):
     """The dense histograms of the nodes ``dense`` (a mask) for a group of features:
     sums (d, c, B, k) and counts (d, c, B).  Counted feature by feature with one
     ``np.bincount`` over (node, bin) keys per statistic, or, for a derived node, its
     parent's minus its sibling's (counted here too), re-centred from the parent's mean to
-    its own.  O(c x samples counted + d c B k)."""
+    its own.  ``weighted``: the last column of ``stats`` is the sample weights, and a
+    bin is re-centred by its weight (the sum of that column), not its count: a weighted
+    squared-error statistic is w (y - mean), so moving it to another mean moves the
+    bin's sum by its weight times the shift.  O(c x samples counted + d c B k)."""
     k, c = stats.shape[1], len(features)
     counted = np.flatnonzero(dense & ~level.derived)
     derived = np.flatnonzero(dense & level.derived)
@@ -67,11 +70,17 @@ def feature_histograms(level, codes, stats, features, n_bins, dense, counter):
         parent_sums = level.store[0][level.parent_slot[derived]][:, features]
         parent_counts = level.store[1][level.parent_slot[derived]][:, features]
         own_counts = parent_counts - sib_counts
-        # in the parent's centring: parent - (sibling + n_sibling * shift_sibling); then
-        # in the node's own: - n * shift
+        # each bin's weight: its count, or with sample weights the sum of their column
+        # (whose shift is 0: the parent's weights minus the sibling's)
+        sib_weights, own_weights = sib_counts, own_counts
+        if weighted:
+            sib_weights = sib_sums[..., -1]
+            own_weights = parent_sums[..., -1] - sib_weights
+        # in the parent's centring: parent - (sibling + w_sibling * shift_sibling); then
+        # in the node's own: - w * shift
         difference = (parent_sums - sib_sums
-                      - sib_counts[..., None] * level.sibling_shift[derived][:, None, None, :]
-                      - own_counts[..., None] * level.shift[derived][:, None, None, :])
+                      - sib_weights[..., None] * level.sibling_shift[derived][:, None, None, :]
+                      - own_weights[..., None] * level.shift[derived][:, None, None, :])
         difference[own_counts == 0] = 0.0            # an empty bin's sums are exactly 0
         out_sums[rank[derived]], out_counts[rank[derived]] = difference, own_counts
     return out_sums, out_counts

@@ -107,7 +107,7 @@ def grow_level_wise_hist(codes, Y, finder, rules, counter=None, weights=None):
     then split stably in O(f n) per level).  No sort of feature values, and O(f) Python
     iterations.
     With sample ``weights``, the weights are one more column of statistics (their sums
-    per bin are the bins' weights).
+    per bin are the bins' weights, by which a subtracted histogram is re-centred).
     """
     if (codes == MISSING_BIN).any():
         raise ValueError("level-wise growth does not handle missing values (NaN); grow "
@@ -162,7 +162,7 @@ def feature_scores(level, codes, stats, features, criterion, min_samples_leaf, n
     candidate = None             # (else: which of them are candidates)
     if dense.any():
         sums, counts = feature_histograms(level, codes, stats, features, n_bins, dense,
-                                          counter)
+                                          counter, weighted)
         if store is not None:
             kept, (store_sums, store_counts) = store
             where = np.cumsum(dense) - 1
@@ -249,7 +249,9 @@ def can_subtract(parent_abs, small_abs, large_abs, small_count, shift_small):
     .gain_rounding_bound``); subtracting is safe while the parent's and sibling's sums of
     |statistics| are at most ``SUBTRACTION_RATIO`` times the child's.  A parent much more
     spread out than its child (targets near 1e12 beside targets near 1) has its larger
-    child counted instead.
+    child counted instead.  With sample weights, the weights' own column (and the
+    classes' weighted counts) is checked the same way, on the nodes' weights: a light
+    child of a heavy parent is counted.  O(parents k).
     """
     spread = parent_abs + small_abs + small_count[:, None] * np.abs(shift_small)
     return np.all(spread <= SUBTRACTION_RATIO * large_abs, axis=1)
@@ -354,6 +356,10 @@ def grow_level(level, codes, Y, weights, stats, finder, rules, depth, tree, n_bi
             safe = can_subtract(level.nodes.abs_totals[parents], child.abs_totals[smaller],
                                 child.abs_totals[larger], child.weight[smaller],
                                 shift[smaller, :k])
+        if weights is not None:      # real weights (and weighted classes) do not
+            safe &= can_subtract(level.nodes.weight[parents, None],
+                                 child.weight[smaller, None], child.weight[larger, None],
+                                 child.weight[smaller], np.zeros((len(parents), 1)))
         use = has_store & keep[larger] & (child_counts[larger] >= dense_threshold(n_bins)) & safe
         derived[larger[use]] = True
         parent_slot[larger[use]] = slot_of[parents[use]]
