@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 from sklearn import ensemble
 
-from tests.conftest import notebook_cells
+from tests.conftest import claim, notebook_cells
 from tests.reference import exact_sse
 from treelib import (
     DecisionTreeRegressor,
@@ -145,12 +145,17 @@ def test_the_depth_3_tree_of_the_figure(california):
 
 
 def test_oblivious_trees_are_weaker_than_cart_at_equal_depth(california):
+    claim(NOTEBOOK, "At every depth the oblivious tree is worse alone (0.6024 against 0.6711 at "
+                    "depth 6)")
     X_train, X_test, y_train, y_test = california
     for depth in (4, 6, 8):
         cart = DecisionTreeRegressor(max_depth=depth, builder="level_wise")
         oblivious = ObliviousTreeRegressor(max_depth=depth)
-        assert (oblivious.fit(X_train, y_train).score(X_test, y_test)
-                < cart.fit(X_train, y_train).score(X_test, y_test))
+        ours = oblivious.fit(X_train, y_train).score(X_test, y_test)
+        theirs = cart.fit(X_train, y_train).score(X_test, y_test)
+        assert ours < theirs
+        if depth == 6:
+            assert (round(ours, 4), round(theirs, 4)) == (0.6024, 0.6711)
 
 
 # --- the chapter's claims on ensembles ---------------------------------------------------
@@ -214,3 +219,126 @@ def test_a9a_forests_with_four_rows_per_leaf_pass_the_random_decision_trees():
     model = ensemble.RandomForestClassifier(n_estimators=30, min_samples_leaf=4,
                                             random_state=0).fit(a9a.X_train, a9a.y_train)
     assert roc_auc_score(a9a.y_test, model.predict_proba(a9a.X_test)[:, 1]) > rdt
+
+
+# --- the sentences of the page, each tied to its assertion with claim() -----------------
+
+
+def test_claim_depth_3_forests_agree_with_scikit_learns(california):
+    claim(NOTEBOOK, "the two forests' predictions agree to rounding")
+    X_train, X_test, y_train, y_test = california
+    small = np.random.default_rng(0).permutation(len(y_train))[:3000]
+    ours = RandomForestRegressor(n_estimators=5, max_depth=3, random_state=1)
+    theirs = ensemble.RandomForestRegressor(n_estimators=5, max_depth=3, random_state=1)
+    gap = (ours.fit(X_train[small], y_train[small]).predict(X_test)
+           - theirs.fit(X_train[small], y_train[small]).predict(X_test))
+    assert np.abs(gap).max() < 1e-12
+
+
+def test_claim_out_of_bag_close_to_and_below_the_test_score(california):
+    claim(NOTEBOOK, "The out-of-bag R² (0.734) is close to the test R² (0.762), a little below it")
+    X_train, X_test, y_train, y_test = california
+    small = np.random.default_rng(0).permutation(len(y_train))[:3000]
+    forest = RandomForestRegressor(n_estimators=30, max_depth=12, oob_score=True,
+                                   random_state=0).fit(X_train[small], y_train[small])
+    test = forest.score(X_test, y_test)
+    assert (round(forest.oob_score_, 3), round(test, 3)) == (0.734, 0.762)
+
+
+def test_claim_the_terms_of_the_four_ensembles(california):
+    claim(NOTEBOOK, "Bagging alone makes the best trees (mean error 0.5681) with a fair spread "
+                    "(0.2058), and the best ensemble (0.3623). Drawing 2 of the 8 features at "
+                    "each node buys more spread (0.2608) but makes each tree much worse (0.6778)")
+    claim(NOTEBOOK, "Extra trees' trees are nearly as good as bagged ones (0.5868), but they "
+                    "spread least (0.1386)")
+    claim(NOTEBOOK, "Random decision trees, which choose nothing, have by far the worst trees "
+                    "(0.8069) and end last in spite of their spread")
+    from treelib import ExtraTreesRegressor
+
+    X_train, X_test, y_train, y_test = california
+    small = np.random.default_rng(0).permutation(len(y_train))[:3000]
+    ensembles = {
+        "bagging": RandomForestRegressor(n_estimators=10, max_depth=8, random_state=0),
+        "sqrt": RandomForestRegressor(n_estimators=10, max_depth=8, max_features="sqrt",
+                                      random_state=0),
+        "extra": ExtraTreesRegressor(n_estimators=10, max_depth=8, random_state=0),
+        "rdt": RandomDecisionTreeRegressor(n_estimators=10, random_state=0)}
+    tree_error, spread, error = {}, {}, {}
+    for name, model in ensembles.items():
+        model.fit(X_train[small], y_train[small])
+        dtype = np.float64 if name == "rdt" else np.float32
+        P = np.array([t.predict(X_test.astype(dtype))[:, 0] for t in model.estimators_])
+        tree_error[name] = np.mean((P - y_test) ** 2)
+        spread[name] = np.mean((P - P.mean(axis=0)) ** 2)
+        error[name] = np.mean((P.mean(axis=0) - y_test) ** 2)
+    assert min(tree_error, key=tree_error.get) == "bagging"
+    assert min(error, key=error.get) == "bagging"
+    assert spread["sqrt"] > spread["bagging"] and tree_error["sqrt"] > tree_error["bagging"] + 0.1
+    assert min(spread, key=spread.get) == "extra"
+    assert tree_error["extra"] - tree_error["bagging"] < 0.03
+    assert max(tree_error, key=tree_error.get) == "rdt" and max(error, key=error.get) == "rdt"
+    assert spread["rdt"] > spread["bagging"]
+    rounded = {k: round(v, 4) for k, v in tree_error.items()}
+    assert rounded == {"bagging": 0.5681, "sqrt": 0.6778, "extra": 0.5868, "rdt": 0.8069}
+
+
+@pytest.fixture(scope="module")
+def forests_results():
+    return load_results("forests")
+
+
+def test_claim_the_committed_ensembles_of_30(forests_results):
+    claim(NOTEBOOK, "On california, extra trees (R² 0.8146 for treelib's) and the random forest "
+                    "(0.8112) are close, and random decision trees trail far behind (0.5683)")
+    claim(NOTEBOOK, "On a9a the order turns round: the random decision trees rank the test rows "
+                    "best (AUC 0.8895), ahead of the random forest (0.8673) and extra trees "
+                    "(0.8324).")
+    fits, _ = forests_results
+    at_30 = fits[(fits.experiment == "ensembles") & (fits.n_trees == 30)
+                 & (fits.library == "treelib")].set_index(["data", "method"]).score.round(4)
+    cal, a9a = at_30["california_housing"], at_30["a9a"]
+    assert (cal["extra trees"], cal["random forest"], cal["random decision trees"]) == (
+        0.8146, 0.8112, 0.5683)
+    assert (a9a["random decision trees"], a9a["random forest"], a9a["extra trees"]) == (
+        0.8895, 0.8673, 0.8324)
+
+
+def test_claim_every_curve_rises_fastest_first_and_flattens(forests_results):
+    claim(NOTEBOOK, "Every curve rises fastest over the first few trees and flattens")
+    fits, _ = forests_results
+    curves = fits[fits.experiment == "ensembles"].pivot_table(
+        index=["data", "method", "library"], columns="n_trees", values="score")
+    early = (curves[5] - curves[1]) / 4                  # per tree added, 1 -> 5 trees
+    late = (curves[30] - curves[10]) / 20                # per tree added, 10 -> 30 trees
+    assert (early > 5 * late).all()
+    assert ((curves[30] - curves[20]).abs() < 0.01).all()
+
+
+def test_claim_most_probabilities_of_a_pure_leaved_tree_are_0_or_1():
+    claim(NOTEBOOK, "so on a9a most of a forest tree's probabilities are exactly 0 or 1")
+    from treelib.datasets import load_libsvm
+
+    a9a = load_libsvm("a9a")
+    forest = ensemble.RandomForestClassifier(n_estimators=3, random_state=0).fit(
+        a9a.X_train, a9a.y_train)
+    P = np.array([tree.predict_proba(a9a.X_test)[:, 1] for tree in forest.estimators_])
+    assert np.mean((P == 0) | (P == 1)) > 0.5
+
+
+def test_claim_what_treelibs_forests_cost(forests_results):
+    claim(NOTEBOOK, "treelib's random forest takes about one and a half times scikit-learn's "
+                    "time here (1.517; the CPU-time ratio, 1.518, is the same)")
+    claim(NOTEBOOK, "and there it took 61 to 199 times scikit-learn's CPU time (199 for extra "
+                    "trees on california).")
+    fits, info = forests_results
+    assert info["fit_time_ratio (treelib / scikit-learn)"] == "1.517"
+    assert info["cpu_time_ratio (treelib / scikit-learn)"] == "1.518"
+    at_30 = fits[(fits.experiment == "ensembles") & (fits.n_trees == 30)].set_index(
+        ["data", "method", "library"]).cpu_seconds
+    ratios = {(data, method): at_30[data, method, "treelib"] / at_30[data, method, "scikit-learn"]
+              for data in ("california_housing", "a9a")
+              for method in ("random forest", "extra trees")}
+    node_by_node = [ratios["a9a", "random forest"], ratios["a9a", "extra trees"],
+                    ratios["california_housing", "extra trees"]]
+    assert (round(min(node_by_node)), round(max(node_by_node))) == (61, 199)
+    assert round(ratios["california_housing", "extra trees"]) == 199
