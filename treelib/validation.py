@@ -90,7 +90,7 @@ def check_target_range(y):
     The gain of a cut squares sums of up to n centred targets; with
     ``n * (max(y) - min(y))`` above about 1.3e154 those squares overflow to infinity and
     every gain is lost.  Such targets get a ValueError that says how to rescale them,
-    rather than a tree silently reduced to one leaf.
+    rather than a tree grown from overflowed gains (scikit-learn accepts such targets).
     """
     y = np.asarray(y, dtype=np.float64)
     spread = float(np.max(y) - np.min(y)) if len(y) else 0.0
@@ -98,9 +98,16 @@ def check_target_range(y):
         raise ValueError(
             f"y spans {spread:.3g} over {len(y)} samples: the split finders square sums "
             f"of up to {len(y)} targets, which overflow float64 when n * (max(y) - "
-            f"min(y)) reaches {MAX_TARGET_SPREAD:.3g}; rescale y (divide it by a power "
-            "of ten) first")
+            f"min(y)) reaches {MAX_TARGET_SPREAD:.3g} (scikit-learn accepts such targets "
+            "and compares overflowed gains; treelib refuses them); rescale y (divide it "
+            "by a power of ten) first")
     return y
+
+
+#: Why treelib refuses negative sample weights, which scikit-learn accepts.
+NEGATIVE_WEIGHTS = ("treelib refuses negative weights, which scikit-learn accepts: a "
+                    "node's total weight (or sum of hessians) could then be zero or "
+                    "negative, leaving its value and impurity undefined")
 
 
 def check_sample_weight(sample_weight, n_samples):
@@ -112,10 +119,34 @@ def check_sample_weight(sample_weight, n_samples):
                          "samples")
     if (weights < 0).any():
         raise ValueError(f"sample_weight must be non-negative; found "
-                         f"{float(weights[weights < 0][0])!r} at {_describe_position(weights < 0)}")
+                         f"{float(weights[weights < 0][0])!r} at "
+                         f"{_describe_position(weights < 0)}. {NEGATIVE_WEIGHTS}")
     if weights.sum() <= 0:
         raise ValueError("sample_weight sums to 0: at least one weight must be non-zero")
     return weights
+
+
+#: HistGradientBoosting's gradients are float32 (as scikit-learn's): the largest one.
+MAX_GRADIENT = float(np.finfo(np.float32).max)
+
+
+def check_gradient_range(y):
+    """Regression targets whose first gradients, ``mean(y) - y``, fit in float32.
+
+    HistGradientBoosting keeps gradients as float32, as scikit-learn does; beyond about
+    3.4e38 they overflow to infinity and every gain is NaN (scikit-learn accepts such
+    targets and boosts on the overflowed gradients).  Such targets get a ValueError that
+    says how to rescale them."""
+    y = np.asarray(y, dtype=np.float64)
+    with np.errstate(over="ignore", invalid="ignore"):
+        largest = float(np.max(np.abs(y - np.mean(y)))) if len(y) else 0.0
+    if not largest < MAX_GRADIENT:
+        raise ValueError(
+            f"y lies up to {largest:.3g} from its mean: the gradients, float32 as in "
+            f"scikit-learn, overflow beyond {MAX_GRADIENT:.3g} (scikit-learn accepts such "
+            "targets and boosts on overflowed gradients; treelib refuses them); rescale y "
+            "(divide it by a power of ten) first")
+    return y
 
 
 def check_min_samples_leaf(min_samples_leaf):

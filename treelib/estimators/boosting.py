@@ -30,13 +30,13 @@ and appendix A6 check it).  They can differ where:
 
 Early stopping uses scikit-learn's split of the validation rows (the same seed drawn
 from ``random_state``) and its stopping rule, on the loss only (``scoring="loss"``).
+Where treelib is stricter than scikit-learn, the estimators' docstrings say why.
 """
 
 from collections import deque
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
-from sklearn.model_selection import train_test_split
 from sklearn.utils import check_random_state, check_X_y
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
@@ -47,6 +47,7 @@ from treelib.estimators.encoding import (
     encode_categories,
     fit_categories,
     is_dataframe,
+    object_array,
 )
 from treelib.estimators.exact import (
     check_exact_boosting,
@@ -54,14 +55,19 @@ from treelib.estimators.exact import (
     fit_exact_boosting,
     unsupported,
 )
-from treelib.estimators.params import check_boosting_parameters, forget_fit
+from treelib.estimators.params import (
+    check_boosting_parameters,
+    check_no_infinity,
+    forget_fit,
+    validation_split,
+)
 from treelib.growth.boosting import boost
 from treelib.growth.boosting_grower import BoostingRules, on_features
 from treelib.growth.boosting_histograms import BinnedData
 from treelib.growth.row_parts import LocalParts, RowPart
 from treelib.losses import HalfBinomialLoss, HalfMultinomialLoss, HalfSquaredError
 from treelib.split import MISSING_BIN
-from treelib.validation import check_sample_weight
+from treelib.validation import check_gradient_range, check_sample_weight
 
 #: ``early_stopping="auto"`` enables it above this many samples (scikit-learn's rule).
 AUTO_EARLY_STOPPING_SAMPLES = 10_000
@@ -109,18 +115,19 @@ class BaseHistGradientBoosting(BaseEstimator):
     def _validate_X(self, X, reset):
         """X as float64 (NaN allowed), categorical columns as category codes; with
         ``reset``, find the categorical features and their categories first."""
-        options = dict(dtype=np.float64, ensure_all_finite="allow-nan")
+        options = dict(dtype=np.float64, ensure_all_finite=False)     # (inf: below)
         if not reset:
             check_is_fitted(self)
-        elif is_dataframe(X):
+        else:
+            array = object_array(X)             # strings, maybe in categorical columns
+            if array is not None:
+                X = array
+            elif not is_dataframe(X):           # numbers: scikit-learn's checks first
+                X = validate_data(self, X, **options)
             self.is_categorical_ = categorical_mask(self.categorical_features, X, X.shape[1])
             self.categories_ = fit_categories(X, self.is_categorical_)
-        else:                       # an array: checked first, its categories are numbers
-            X = validate_data(self, X, **options)
-            self.is_categorical_ = categorical_mask(self.categorical_features, X, X.shape[1])
-            self.categories_ = fit_categories(X, self.is_categorical_)
-        return validate_data(self, encode_categories(X, self.categories_), reset=reset,
-                             **options)
+        return check_no_infinity(validate_data(self, encode_categories(X, self.categories_),
+                                               reset=reset, **options))
 
     def _fit(self, X, y, sample_weight, loss, stratify=None):
         """Bin, split off the validation rows if early stopping, boost; set the fitted
@@ -144,14 +151,11 @@ class BaseHistGradientBoosting(BaseEstimator):
         goss_rng = np.random.default_rng(rng.randint(np.iinfo(np.uint32).max, dtype="u8"))
         validation = None
         if self.do_early_stopping_ and self.validation_fraction is not None:
-            parts = train_test_split(X, y, *([] if weights is None else [weights]),
-                                     test_size=self.validation_fraction, stratify=stratify,
-                                     random_state=seed)
-            X, X_val, y, y_val = parts[:4]
-            weights, val_weights = (None, None) if weights is None else parts[4:]
+            X, y, weights, validation = validation_split(
+                X, y, weights, self.validation_fraction, stratify, seed)
         data = self._bin(X)
-        if self.do_early_stopping_ and self.validation_fraction is not None:
-            validation = (self._codes(X_val), y_val, val_weights)
+        if validation is not None:
+            validation = (self._codes(validation[0]), *validation[1:])
         rules = BoostingRules(max_leaf_nodes=self.max_leaf_nodes, max_depth=self.max_depth,
                               min_samples_leaf=self.min_samples_leaf,
                               l2_regularization=float(self.l2_regularization))
@@ -209,6 +213,14 @@ class BaseHistGradientBoosting(BaseEstimator):
                 raw[:, k] += tree.predict(X)[:, 0]
             yield raw.copy()
 
+
+_STRICTER = """
+    Unlike scikit-learn's, it refuses infinite values in X (its bin thresholds are
+    midpoints of neighbouring values, infinite next to an infinite one), negative sample
+    weights (a leaf's sum of hessians could be zero or negative) and regression targets
+    more than 3.4e38 from their mean (the float32 gradients would overflow), each with a
+    ValueError that says so.
+"""
 
 _PARAMETERS = """
     learning_rate : float or "line_search", default=0.1
@@ -272,7 +284,7 @@ default="from_dtype"
 
 class HistGradientBoostingRegressor(RegressorMixin, BaseHistGradientBoosting):
     __doc__ = """Histogram gradient boosting for regression (half squared error).
-
+    """ + _STRICTER + """
     Parameters
     ----------
     loss : {"squared_error"}, default="squared_error"
@@ -303,8 +315,7 @@ class HistGradientBoostingRegressor(RegressorMixin, BaseHistGradientBoosting):
         X = self._validate_X(X, reset=True)
         X, y = check_X_y(X, y, dtype=np.float64, ensure_all_finite="allow-nan",
                          y_numeric=True)
-        return self._fit(X, np.asarray(y, dtype=np.float64), sample_weight,
-                         HalfSquaredError())
+        return self._fit(X, check_gradient_range(y), sample_weight, HalfSquaredError())
 
     def predict(self, X):
         """The baseline plus the sum of the trees' values."""
@@ -319,7 +330,7 @@ class HistGradientBoostingRegressor(RegressorMixin, BaseHistGradientBoosting):
 class HistGradientBoostingClassifier(ClassifierMixin, BaseHistGradientBoosting):
     __doc__ = """Histogram gradient boosting for classification (log-loss; two classes:
     one tree per iteration, more: one per class).
-
+    """ + _STRICTER + """
     Parameters
     ----------
     loss : {"log_loss"}, default="log_loss"

@@ -42,6 +42,7 @@ from treelib.estimators.bagging import (
     forest_builder,
 )
 from treelib.estimators.params import (
+    STRICTER,
     check_number,
     count_or_fraction,
     forget_fit,
@@ -245,7 +246,7 @@ max_leaf_nodes
 
 
 def _parameters(criteria, splitter, max_features, bootstrap):
-    return f"""
+    return STRICTER + f"""
     Parameters
     ----------
     criterion : {{{", ".join(f'"{c}"' for c in criteria)}}}, default="{criteria[0]}"

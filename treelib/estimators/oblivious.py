@@ -8,7 +8,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from treelib.criteria import one_hot
 from treelib.estimators.bagging import checked_sample_weight
-from treelib.estimators.params import check_number, forget_fit
+from treelib.estimators.params import STRICTER, check_number, forget_fit
 from treelib.finders import Finder
 from treelib.growth import StoppingRules, without_zero_weights
 from treelib.growth.oblivious import MAX_OBLIVIOUS_DEPTH, grow_oblivious
@@ -98,7 +98,7 @@ _PARAMETERS = """
 
 class ObliviousTreeRegressor(RegressorMixin, BaseObliviousTree):
     __doc__ = """An oblivious regression tree (CatBoost's symmetric tree).
-
+    """ + STRICTER + """
     Parameters
     ----------
     criterion : {"squared_error"}, default="squared_error"
@@ -127,7 +127,7 @@ class ObliviousTreeRegressor(RegressorMixin, BaseObliviousTree):
 
 class ObliviousTreeClassifier(ClassifierMixin, BaseObliviousTree):
     __doc__ = """An oblivious classification tree (CatBoost's symmetric tree).
-
+    """ + STRICTER + """
     Parameters
     ----------
     criterion : {"gini", "entropy"}, default="gini"

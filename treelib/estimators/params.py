@@ -8,6 +8,15 @@ import numpy as np
 
 from treelib.binning import check_max_bins
 
+#: What the trees and forests refuse that scikit-learn's accept, and why (docstrings).
+STRICTER = """
+    Unlike scikit-learn's trees, it refuses negative sample weights (a node's total weight
+    could be zero or negative, leaving its value and impurity undefined) and regression
+    targets whose spread times the number of samples reaches about 1.3e154 (the split
+    finders square sums of targets, which would overflow float64), with a ValueError that
+    says so.
+"""
+
 
 def check_number(name, value, *, integer, low, low_open=False, high=None, allow_none=False):
     """Return ``value`` if it is a number in range, else raise a ValueError naming it."""
@@ -84,13 +93,13 @@ def check_boosting_parameters(model, samplings):
     if not (model.early_stopping == "auto" or isinstance(model.early_stopping, bool)):
         raise ValueError(f"early_stopping must be 'auto', True or False; got "
                          f"{model.early_stopping!r}")
-    if model.validation_fraction is not None:
-        fraction = model.validation_fraction
-        if isinstance(fraction, numbers.Integral) and not isinstance(fraction, bool):
-            check_number("validation_fraction", fraction, integer=True, low=1)
-        else:
-            check_number("validation_fraction", fraction, integer=False, low=0.0,
-                         low_open=True, high=1.0)
+    fraction = model.validation_fraction        # scikit-learn's range: 1.0 is refused
+    rows = isinstance(fraction, numbers.Integral) and fraction >= 1
+    share = isinstance(fraction, numbers.Real) and 0 < fraction < 1
+    if not (fraction is None or (rows or share) and not isinstance(fraction, bool)):
+        raise ValueError(f"validation_fraction must be a float in (0, 1) (a fraction of "
+                         f"the rows), an int >= 1 (a number of rows) or None; got "
+                         f"{fraction!r}")
     check_number("n_iter_no_change", model.n_iter_no_change, integer=True, low=1)
     check_number("tol", model.tol, integer=False, low=0.0)
     if model.sampling not in samplings:
@@ -102,3 +111,37 @@ def check_boosting_parameters(model, samplings):
     if model.top_rate + model.other_rate > 1.0:
         raise ValueError("top_rate + other_rate must be at most 1; got "
                          f"{model.top_rate + model.other_rate}")
+
+
+def validation_split(X, y, weights, fraction, stratify, seed):
+    """scikit-learn's ``train_test_split`` of the rows (and the weights) into training and
+    validation rows for early stopping, with ``validation_fraction`` named when the rows
+    cannot be split so (too few for the fraction, or for the classes)."""
+    from sklearn.model_selection import train_test_split
+
+    try:
+        parts = train_test_split(X, y, *([] if weights is None else [weights]),
+                                 test_size=fraction, stratify=stratify, random_state=seed)
+    except ValueError as error:
+        raise ValueError(f"validation_fraction={fraction!r} cannot split {len(y)} "
+                         "samples into training and validation rows for early stopping "
+                         f"(scikit-learn's train_test_split, given it as test_size: "
+                         f"{error})") from None
+    X, X_val, y, y_val = parts[:4]
+    weights, val_weights = (None, None) if weights is None else parts[4:]
+    return X, y, weights, (X_val, y_val, val_weights)
+
+
+def check_no_infinity(X):
+    """X (float64) itself, or a ValueError saying where it is infinite and why
+    HistGradientBoosting refuses it."""
+    infinite = np.isinf(X)
+    if infinite.any():
+        row, column = np.argwhere(infinite)[0]
+        raise ValueError(
+            f"X contains infinity (first at row {row}, column {column}); HistGradientBoosting "
+            "refuses it, unlike scikit-learn's (which caps its bin thresholds at a large "
+            "finite value): treelib's thresholds are midpoints of neighbouring values, "
+            "infinite next to an infinite one. Replace it by a large finite value, or by "
+            "NaN (missing)")
+    return X

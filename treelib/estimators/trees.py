@@ -25,6 +25,7 @@ from treelib.estimators.exact import (
     unsupported,
 )
 from treelib.estimators.params import (
+    STRICTER,
     check_number,
     count_or_fraction,
     forget_fit,
@@ -118,11 +119,11 @@ class BaseDecisionTree(BaseEstimator):
         if self.n_jobs not in (None, 1) and builder != "level_wise":
             raise ValueError(f"n_jobs={self.n_jobs!r} divides a level's search among "
                              f"threads: it needs builder='level_wise', got {builder!r}")
+        if self.categorical_splitter not in STRATEGIES:       # (even with no category)
+            raise ValueError(f"categorical_splitter must be one of {list(STRATEGIES)}; "
+                             f"got {self.categorical_splitter!r}")
         categories = None
         if self.is_categorical_.any():
-            if self.categorical_splitter not in STRATEGIES:
-                raise ValueError(f"categorical_splitter must be one of {list(STRATEGIES)}; "
-                                 f"got {self.categorical_splitter!r}")
             counts = np.array([-1 if c is None else len(c) for c in self.categories_])
             categories = Categories(counts, self.categorical_splitter)
         finder = Finder(self.splitter, self.criterion,
@@ -131,6 +132,12 @@ class BaseDecisionTree(BaseEstimator):
                         max_bins=self.max_bins, categories=categories, n_jobs=n_jobs)
         rules = self._stopping_rules(n_samples, max_leaf_nodes)
         X, Y, weights = without_zero_weights(X, Y, weights)   # (before binning too)
+        if self.criterion == "absolute_error" and np.isnan(X).any():
+            raise ValueError(
+                "criterion='absolute_error' does not handle missing values, and X contains "
+                "NaN: missing values are handled by splitter 'cumsum' or 'hist' with "
+                "criterion 'squared_error' or 'poisson' (scikit-learn's trees also take "
+                "them with 'absolute_error'); impute X or choose another criterion")
         self.tree_ = grow(builder, finder.prepare(X), Y, finder, rules, weights=weights)
         if finder.bin_thresholds is not None:
             self.bin_thresholds_ = finder.bin_thresholds
@@ -256,14 +263,14 @@ default="from_dtype"
 
 class DecisionTreeRegressor(RegressorMixin, BaseDecisionTree):
     __doc__ = """A regression tree, scikit-learn compatible.
-
+    """ + STRICTER + """
     Parameters
     ----------
     criterion : {"squared_error", "poisson", "absolute_error"}, default="squared_error"
         The impurity: the variance of the targets in a node (leaves predict the mean),
         half the Poisson deviance (the mean; targets must be non-negative with a positive
         sum), or the mean absolute deviation from the median (the median; exact
-        splitters and per-node builders only).
+        splitters and per-node builders only, without missing values).
     histogram_sums : {"float", "exact"}, default="float"
         "exact": histograms of fixed-point sums that do not depend on the order of the
         additions (``treelib.estimators.exact``), so that ``treelib.distributed.fit`` on
@@ -316,7 +323,7 @@ class DecisionTreeRegressor(RegressorMixin, BaseDecisionTree):
 
 class DecisionTreeClassifier(ClassifierMixin, BaseDecisionTree):
     __doc__ = """A classification tree (Gini or entropy), scikit-learn compatible.
-
+    """ + STRICTER + """
     Parameters
     ----------
     criterion : {"gini", "entropy"}, default="gini"
