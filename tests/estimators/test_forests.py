@@ -18,7 +18,11 @@ from treelib import (
     RandomForestRegressor,
 )
 from treelib.datasets import load_california_housing
-from treelib.estimators.bagging import bootstrap_counts, forest_builder
+from treelib.estimators.bagging import (
+    bootstrap_counts,
+    expected_failed_checks,
+    forest_builder,
+)
 from treelib.tree import TREE_LEAF
 
 
@@ -235,14 +239,24 @@ def test_bad_parameters_are_named(california):
             RandomForestRegressor(**bad).fit(X[:50], y[:50])
 
 
-BOOTSTRAP_WEIGHTS = ("a bootstrap drawn from weighted rows is not the bootstrap of repeated "
-                     "rows (scikit-learn's forests fail this check for the same reason)")
+WEIGHT_CHECK = "check_sample_weight_equivalence_on_dense_data"
 
 
-def expected_failures(estimator):
-    if getattr(estimator, "bootstrap", False):
-        return {"check_sample_weight_equivalence_on_dense_data": BOOTSTRAP_WEIGHTS}
-    return {}
+def test_forests_expect_the_failure_scikit_learn_expects_of_its_own():
+    # scikit-learn's test suite marks the weights-equal-repeats check as an expected
+    # failure of its random forests (bootstrap), not of its extra trees (no bootstrap)
+    generator = pytest.importorskip("sklearn.utils._test_common.instance_generator")
+    theirs = generator._get_expected_failed_checks
+    for ours, sklearn_class in [(RandomForestRegressor(), ensemble.RandomForestRegressor),
+                                (RandomForestClassifier(), ensemble.RandomForestClassifier),
+                                (ExtraTreesRegressor(), ensemble.ExtraTreesRegressor),
+                                (ExtraTreesClassifier(), ensemble.ExtraTreesClassifier)]:
+        assert expected_failed_checks(ours).get(WEIGHT_CHECK) == theirs(
+            sklearn_class()).get(WEIGHT_CHECK)
+    # and of any forest that bootstraps, with the same reason, word for word
+    reason = "sample_weight is not equivalent to removing/repeating samples."
+    assert expected_failed_checks(ExtraTreesClassifier(bootstrap=True))[WEIGHT_CHECK] == reason
+    assert expected_failed_checks(RandomForestRegressor(bootstrap=False)) == {}
 
 
 @parametrize_with_checks(
@@ -250,11 +264,12 @@ def expected_failures(estimator):
      RandomForestClassifier(n_estimators=5, random_state=0),
      ExtraTreesRegressor(n_estimators=5, random_state=0),
      ExtraTreesClassifier(n_estimators=5, random_state=0),
+     ExtraTreesRegressor(n_estimators=5, bootstrap=True, random_state=0),
      RandomForestRegressor(n_estimators=5, bootstrap=False, max_features=0.5,
                            random_state=0),
      RandomForestClassifier(n_estimators=5, splitter="hist", oob_score=True,
                             random_state=0)],
-    expected_failed_checks=expected_failures)
+    expected_failed_checks=expected_failed_checks, xfail_strict=True)
 def test_scikit_learn_compatible(estimator, check):
     check(estimator)
 
