@@ -227,10 +227,13 @@ def feature_scores(X, Y, node, n_missing, criterion, min_samples_leaf, scorer, w
     # size is known only once their direction is, so min_samples_leaf is applied below
     order, x_sorted, valid = candidate_cuts(X, 1 if n_missing.any() else min_samples_leaf)
     if n_missing.any():
-        if scorer != "cumsum" or criterion == "absolute_error":
-            raise ValueError(f"splitter={scorer!r} with criterion={criterion!r} does not "
-                             "handle missing values; use splitter 'cumsum' or 'hist' with "
-                             "a criterion other than absolute_error")
+        if criterion == "absolute_error":
+            raise ValueError("criterion='absolute_error' does not handle missing values "
+                             "(its running median has no missing-value direction); use "
+                             "another criterion with splitter 'cumsum' or 'hist'")
+        if scorer != "cumsum":
+            raise ValueError(f"splitter={scorer!r} does not handle missing values; use "
+                             "splitter 'cumsum' or 'hist'")
         gains, bounds = cumsum_gains(Y, order, valid, criterion, weights, n_missing, node)
         # min_samples_leaf on the children's sizes, the missing samples counted where
         # they go: right in the first n - 1 rows, left in the last n - 1
