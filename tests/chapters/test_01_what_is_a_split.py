@@ -12,16 +12,18 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
+from scipy.signal import find_peaks
 from sklearn.tree import DecisionTreeRegressor as SklearnTreeRegressor
 
-from tests.conftest import notebook_cells
+from tests.conftest import claim, notebook_cells
 from tests.reference import exact_gain, identity_bound, naive_bound
 from treelib import best_split
 from treelib.criteria import gini, squared_error, target_statistics
 from treelib.datasets import load_california_housing
 from treelib.finders.exact import threshold_gains
 
-gain_curve = notebook_cells("01_what_is_a_split.ipynb")["gain_curve"]
+PAGE = "01_what_is_a_split.ipynb"
+gain_curve = notebook_cells(PAGE)["gain_curve"]
 
 
 @st.composite
@@ -74,8 +76,27 @@ def test_gini_gain_of_a_binary_target_is_twice_its_squared_error_gain(data):
 @settings(max_examples=200, deadline=None)
 @given(labels=hnp.arrays(np.int64, st.integers(1, 50), elements=st.integers(0, 1)))
 def test_squared_error_of_a_binary_target_is_half_its_gini(labels):
+    claim(PAGE, "the squared error of a 0/1 target should be exactly half its Gini impurity")
     # p(1 - p) against 2 p (1 - p), each from a few roundings of numbers <= 1
     assert squared_error(labels.astype(float)) == pytest.approx(gini(labels) / 2, abs=1e-12)
+
+
+def test_the_eight_block_groups():
+    """The small node: its gain table, and why the cut at 2.49475 gains less than both of
+    its neighbours."""
+    claim(PAGE, "2.49475 gains 1.24625, less than both of its neighbours, because it puts the "
+          "block group with income 2.3277, whose house value 1.837 is more than twice the "
+          "cheapest one's 0.851, in the same child as the cheapest one.")
+    housing = load_california_housing(as_frame=True).frame
+    rows = np.random.default_rng(0).choice(len(housing), size=8, replace=False)
+    small = housing.loc[rows, ["MedInc", "MedHouseVal"]].sort_values("MedInc")
+    x, y = small["MedInc"].to_numpy(), small["MedHouseVal"].to_numpy()
+    thresholds, gains = threshold_gains(x, target_statistics(y, "squared_error"))
+    assert thresholds[1] == pytest.approx(2.49475) and gains[1] == pytest.approx(1.24625,
+                                                                                abs=5e-6)
+    assert gains[1] < gains[0] and gains[1] < gains[2]
+    assert x[1] == pytest.approx(2.3277) and (y[1], y[0]) == (1.837, 0.851)
+    assert y[0] == y.min() and y[1] > 2 * y[0]
 
 
 @pytest.fixture(scope="module")
@@ -85,7 +106,13 @@ def housing():
 
 
 def test_the_first_split_of_california_housing(housing):
+    claim(PAGE, "There are 20,640 block groups, and 965 of them sit at the cap, 5.00001.")
+    claim(PAGE, "It sends 16,255 block groups left and 4,385 right, and removes 31.0% of the "
+          "root's SSE.")
+    claim(PAGE, "scikit-learn searches the same candidates, so its depth-1 tree should ask the "
+          "same question.")
     X, y, names = housing
+    assert len(y) == 20640 and y.max() == 5.00001 and np.sum(y == y.max()) == 965
     split = best_split(X, y)
     sse = len(y) * squared_error(y)
     assert names[split.feature] == "MedInc"
@@ -98,7 +125,22 @@ def test_the_first_split_of_california_housing(housing):
     assert (ours.feature, ours.threshold) == (root.feature[0], root.threshold[0])
 
 
+def test_the_gain_curve_of_medinc(housing):
+    claim(PAGE, "The gain is small at both ends, where one child gets only a few block groups; "
+          "it rises to a single broad peak at 5.03515 and falls away on the other side.")
+    X, y, _ = housing
+    thresholds, gains = threshold_gains(X[:, 0], target_statistics(y, "squared_error"))
+    best = int(np.argmax(gains))
+    assert thresholds[best] == pytest.approx(5.03515)
+    # the ten cuts at either end gain less than a tenth of the peak
+    assert gains[:10].max() < 0.1 * gains[best] and gains[-10:].max() < 0.1 * gains[best]
+    # one peak: no other local maximum stands out by more than 2% of the peak's height
+    peaks, _ = find_peaks(gains, prominence=0.02 * gains[best])
+    assert peaks.tolist() == [best]
+
+
 def test_medinc_has_the_best_split_of_every_feature(housing):
+    claim(PAGE, "more than twice the runner-up, `AveRooms` (3286.05)")
     X, y, names = housing
     gains = {name: best_split(X[:, [j]], y).gain for j, name in enumerate(names)}
     ranking = sorted(gains, key=gains.get, reverse=True)
@@ -107,6 +149,7 @@ def test_medinc_has_the_best_split_of_every_feature(housing):
 
 
 def test_classification_splits_and_the_exercises(housing):
+    claim(PAGE, "Both criteria choose `MedInc` $\\le$ 5.5316.")
     X, y, names = housing
     expensive = (y > 2.5).astype(int)
     splits = {c: best_split(X, expensive, criterion=c) for c in ["gini", "entropy"]}
@@ -123,8 +166,35 @@ def test_classification_splits_and_the_exercises(housing):
     assert scaled.gain == pytest.approx(1e10 * split.gain, rel=1e-9)
     assert shifted.gain == pytest.approx(split.gain, rel=1e-9)
     # exercise 3: min_samples_leaf=5000 moves the cut left and keeps most of the gain
+    claim(PAGE, "The split moves to `MedInc` $\\le$ 4.69045 and keeps 98.4% of the gain. It "
+          "leaves 5,345 rows on the right, not 5,000: the best allowed cut need not sit at "
+          "the limit")
     constrained = best_split(X, y, min_samples_leaf=5000)
     assert names[constrained.feature] == "MedInc"
     assert constrained.threshold == pytest.approx(4.69045)
     assert constrained.n_right == 5345
     assert constrained.gain / split.gain == pytest.approx(0.984, abs=5e-4)
+    # the allowed MedInc cut closest to the limit (5,000 rows or a few more right) gains less
+    thresholds, gains = threshold_gains(X[:, 0], target_statistics(y, "squared_error"))
+    n_right = np.array([np.sum(X[:, 0] > t) for t in thresholds])
+    at_limit = np.flatnonzero(n_right >= 5000)[-1]
+    assert 5000 <= n_right[at_limit] < 5345 and gains[at_limit] < constrained.gain
+
+
+def test_gini_and_entropy_rank_the_other_thresholds_differently(housing):
+    claim(PAGE, "The Gini and entropy curves peak at the same threshold, 5.5316. Away from the "
+          "peak the entropy curve mostly stays closer to its maximum, and the two criteria do "
+          "not rank the other thresholds alike: the third best threshold is 5.53205 for the "
+          "Gini impurity and 5.30425 for the entropy.")
+    X, y, _ = housing
+    expensive = (y > 2.5).astype(int)
+    curves = {c: threshold_gains(X[:, 0], target_statistics(expensive, c), c)
+              for c in ["gini", "entropy"]}
+    (t, g_gini), (t_e, g_entropy) = curves["gini"], curves["entropy"]
+    assert np.array_equal(t, t_e)
+    top = {c: t[np.argsort(-g, kind="stable")[:3]] for c, (_, g) in curves.items()}
+    assert top["gini"][0] == top["entropy"][0] == pytest.approx(5.5316)
+    assert top["gini"][2] == pytest.approx(5.53205) and top["entropy"][2] == pytest.approx(5.30425)
+    closer = g_entropy / g_entropy.max() > g_gini / g_gini.max()
+    below, above = t < top["gini"][0], t > top["gini"][0]
+    assert closer[below].mean() > 0.9 and closer[above].mean() > 0.9

@@ -12,13 +12,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.tree import DecisionTreeRegressor as SklearnTreeRegressor
 
-from tests.conftest import notebook_cells
+from tests.conftest import claim, notebook_cells
 from treelib import best_split
-from treelib.criteria import target_statistics
+from treelib.criteria import centered, target_statistics
 from treelib.datasets import load_california_housing
 from treelib.finders.exact import threshold_gains
 
-NS = notebook_cells("02_variance_to_sum.ipynb")
+PAGE = "02_variance_to_sum.ipynb"
+NS = notebook_cells(PAGE)
 welford_gains = NS["welford_gains"]
 raw_sum_gains = NS["raw_sum_gains"]
 
@@ -104,7 +105,33 @@ def housing():
     return data.data, data.target, data.feature_names
 
 
+def test_the_house_values_are_near_zero_for_their_spread(housing):
+    claim(PAGE, "because the mean of the house values is only 1.8 times their standard "
+          "deviation")
+    claim(PAGE, "the ratio stays 1.8, and the relative error stays what it is for $y$ itself.")
+    _, y, _ = housing
+    assert round(y.mean() / y.std(), 1) == round((1e8 * y).mean() / (1e8 * y).std(), 1) == 1.8
+
+
+def test_the_children_error_and_the_proxy_add_up(housing):
+    claim(PAGE, "The last column is 115800 for all four splits: what the children's error loses, "
+          "$P$ gains. The best split has both the smallest children's error and the largest $P$.")
+    X, y, _ = housing
+    masks = [best_split(X, y).goes_left(X), X[:, 0] <= 3, X[:, 1] <= 30, X[:, 6] <= 36]
+    children = [sse(y[m]) + sse(y[~m]) for m in masks]
+    proxies = [y[m].sum() ** 2 / m.sum() + y[~m].sum() ** 2 / (~m).sum() for m in masks]
+    for c, p in zip(children, proxies):
+        assert round(c + p, -2) == 115800 and c + p == pytest.approx(np.sum(y ** 2), rel=1e-10)
+    assert np.argmin(children) == np.argmax(proxies) == 0
+
+
 def test_raw_sums_choose_the_wrong_threshold_with_an_offset(housing):
+    claim(PAGE, "take only five values, multiples of the spacing 32768")
+    claim(PAGE, "the raw scan keeps the first of the largest and chooses MedInc $\\le$ 2.12105, a "
+          "split that removes about a third of what the best one removes.")
+    claim(PAGE, "The threshold is already wrong at $c = 10^6$, where the raw scan picks 5.0348 "
+          "instead of 5.03515, a cut whose gain is lower by only $3.4 \\times 10^{-5}$ of the "
+          "best, less than the raw sums' error there.")
     X, y, _ = housing
     x = X[:, 0]
     thresholds, gains = treelib_gains(x, y)
@@ -122,6 +149,8 @@ def test_raw_sums_choose_the_wrong_threshold_with_an_offset(housing):
     assert picks[1e4] == best
     assert thresholds[picks[1e6]] == pytest.approx(5.0348)
     assert 1 - gains[picks[1e6]] / gains[best] == pytest.approx(3.4e-5, abs=5e-6)
+    errors_1e6 = np.abs(raw_sum_gains(x, y + 1e6)[1] - gains) / gains[best]
+    assert 1 - gains[picks[1e6]] / gains[best] < errors_1e6[best] < errors_1e6.max()
     assert thresholds[picks[1e8]] == pytest.approx(2.12105)
     assert gains[picks[1e8]] / gains[best] == pytest.approx(0.35, abs=0.01)
     _, raw_big = raw_sum_gains(x, y + 1e8)
@@ -129,9 +158,54 @@ def test_raw_sums_choose_the_wrong_threshold_with_an_offset(housing):
     # exercise 3: a large scale is harmless, only the ratio mean / std matters
     _, raw_scaled = raw_sum_gains(x, 1e8 * y)
     assert np.argmax(raw_scaled) == best
-    # exercise 4: Welford's update picks the right threshold at 1e8
+    # exercise 4: Welford's update picks the right threshold at 1e8, with some digits lost
+    claim(PAGE, "Welford's update finds the right threshold, but keeps only some of the digits")
     welford_thresholds, welford = welford_gains(x, y + 1e8)
     assert welford_thresholds[np.argmax(welford)] == thresholds[best]
+    welford_error = np.abs(welford - gains).max() / gains[best]
+    assert 1e-9 < welford_error < 1e-5
+
+
+def test_the_error_estimate(housing):
+    """The table and the figure of the relative error of the raw-sum gain."""
+    claim(PAGE, "The largest error over all cuts is close to the prediction, the error at the best "
+          "cut below it by up to a factor of ten, and both grow by a factor of about $10^4$ for "
+          "every factor of 100 in the offset.")
+    claim(PAGE, "At $c = 10^8$ the error is larger than the gain itself.")
+    claim(PAGE, "On log-log axes the measured errors follow the predicted line of slope 2 until "
+          "they pass 1 (no correct digit) near a ratio of $10^8$. For ratios below a few tens "
+          "they lie above the line")
+    X, y, _ = housing
+    x = X[:, 0]
+    _, gains = treelib_gains(x, y)
+    best = int(np.argmax(gains))
+    f = gains[best] / sse(y)
+
+    def errors(c):
+        _, approx = raw_sum_gains(x, y + c)
+        ratio = (y + c).mean() / (y + c).std()
+        error = np.abs(approx - gains)          # a shift changes no true gain
+        return ratio, error.max() / gains[best], error[best] / gains[best]
+
+    predicted = {}
+    for c in [1e4, 1e6, 1e8]:
+        ratio, largest, at_best = errors(c)
+        predicted[c] = 2 * EPS / f * (1 + ratio ** 2)
+        assert 0.5 < largest / predicted[c] < 2                       # close to it
+        assert 1 < predicted[c] / at_best <= 12                       # below, by up to ~10
+    for small, large in [(1e4, 1e6), (1e6, 1e8)]:
+        assert 3e3 < errors(large)[1] / errors(small)[1] < 3e4
+        assert 3e3 < errors(large)[2] / errors(small)[2] < 3e4
+    assert errors(1e8)[1] > 1
+    # the figure's grid: on the line from a ratio of about 100 on, above it below 30
+    for c in np.logspace(0, 8, 17):
+        ratio, largest, _ = errors(c)
+        line = 2 * EPS / f * (1 + ratio ** 2)
+        if ratio < 30:
+            assert largest > line
+        elif ratio > 80:
+            assert 0.3 < largest / line < 3
+    assert errors(10 ** 7.5)[1] < 1.5 and errors(1e8)[1] > 1
 
 
 def test_the_terms_of_the_gain_with_an_offset(housing):
@@ -145,10 +219,23 @@ def test_the_terms_of_the_gain_with_an_offset(housing):
     assert big[goes_left].sum() ** 2 / n_left / sum_sq == pytest.approx(n_left / n, abs=1e-6)
     assert big[~goes_left].sum() ** 2 / (n - n_left) / sum_sq == pytest.approx(
         (n - n_left) / n, abs=1e-6)
+    claim(PAGE, "The gain we are after, 8519.19, is about a quarter of the largest such step: "
+          "it is not there to be recovered, and the raw sums return 0 for the best cut of the "
+          "node.")
+    assert np.spacing(big.sum() ** 2 / n) == 32768
+    assert 0.2 < best_split(X, y).gain / 32768 < 0.3
+    _, raw = raw_sum_gains(X[:, 0], big)
+    thresholds, gains = treelib_gains(X[:, 0], y)
+    assert raw[np.argmax(gains)] == 0
 
 
 def test_treelib_and_scikit_learn_with_an_offset(housing):
+    claim(PAGE, "At $c = 10^6$ the root moves to MedInc $\\le$ 5.0348; at $c = 10^8$ the seed "
+          "decides")
+    claim(PAGE, "The centred targets differ by less than $10^{-7}$ and the split is the same, "
+          "with the same gain to six digits.")
     X, y, names = housing
+    assert np.max(np.abs(centered(y + 1e8) - centered(y))) < 1e-7
     plain, shifted = best_split(X, y), best_split(X, y + 1e8)
     assert (plain.feature, plain.threshold) == (shifted.feature, shifted.threshold)
     assert shifted.gain == pytest.approx(plain.gain, rel=1e-8)

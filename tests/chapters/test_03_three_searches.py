@@ -14,14 +14,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import notebook_cells
+from tests.conftest import claim, notebook_cells
 from tests.reference import exact_gain
 from treelib import best_split
 from treelib.criteria import target_statistics
 from treelib.datasets import load_california_housing
 from treelib.finders.exact import SCORERS, candidate_cuts
+from treelib.split import best_cut
 
-NS = notebook_cells("03_three_searches.ipynb")
+PAGE = "03_three_searches.ipynb"
+NS = notebook_cells(PAGE)
 TEACHING = {name: NS[f"{name}_scores"] for name in ("naive", "scan", "cumsum")}
 TOLERANCE = 1e-6
 
@@ -58,6 +60,8 @@ def test_teaching_scorers_give_treelibs_gains(data):
 
 
 def test_worked_example():
+    claim(PAGE, "The three gain columns agree, and treelib's `best_split`, given each splitter in "
+          "turn, turns them into the same `Split`")
     x = np.array([4.0, 2.5, 1.0, 5.5, 2.5, 3.0])
     y = np.array([6.0, 3.0, 1.0, 7.0, 2.0, 5.0])
     order, _, valid = candidate_cuts(x[:, None])
@@ -80,12 +84,25 @@ def test_worked_example():
 def test_the_tie_rule_chooses_the_first_of_two_equal_cuts():
     """Mirrored targets: the cuts after the first and the fifth sample have equal gains;
     every splitter returns the first."""
+    claim(PAGE, "Computed the naive way, the two gains differ in their last bits and a plain "
+          "`argmax` takes the fifth cut; computed from running sums they are equal and it takes "
+          "the first.")
+    claim(PAGE, "All three scorers then take the first cut, and `best_split` returns the same "
+          "threshold, 0.5, whichever splitter it is given.")
     x = np.arange(6.0)
     y = np.array([1.0, 0.7, 0.5, 0.5, 0.7, 1.0])
     assert exact_gain(y, x <= 0.5, "squared_error") == exact_gain(y, x <= 4.5,
                                                                   "squared_error")
     for splitter in SCORERS:
         assert best_split(x[:, None], y, splitter).threshold == 0.5
+    order, _, valid = candidate_cuts(x[:, None])
+    for splitter, scorer in SCORERS.items():
+        gains, bounds = scorer(y[:, None], order, valid)
+        g = gains[:, 0]
+        assert (g[0] == g[4]) == (splitter != "naive")
+        assert np.argmax(g) == (4 if splitter == "naive" else 0)
+        assert abs(g[0] - g[4]) <= bounds[0, 0] + bounds[4, 0]
+        assert best_cut(gains, bounds) == (0, 0)
 
 
 @pytest.fixture(scope="module")
@@ -97,6 +114,16 @@ def housing():
 def test_the_scan_figure(housing):
     """The node of 40 block groups: the best cut (after 34 samples) is not where S_L is
     lowest (after 18), because of the weight n / (n_L n_R)."""
+    claim(PAGE, "The poorer block groups come first, and most of them are cheaper than the node's "
+          "average, so their centred targets are negative and $S_L$ falls, to its lowest, "
+          "$-10.23$, after 18 samples. The last six samples are all more expensive than the "
+          "average")
+    claim(PAGE, "A cut's gain is $S_L^2$ times $n/(n_L n_R)$, a weight that is smallest for a cut "
+          "in the middle and grows toward the ends")
+    claim(PAGE, "after 34 samples $S_L$ is still $-9.291$, and cutting off the six richest block "
+          "groups gains 16.93, against 10.58 at the lowest point.")
+    claim(PAGE, "a cut's gain is $S_L^2$ weighted by $n/(n_L n_R)$, a weight smallest in the "
+          "middle of the node and largest near its ends")
     X, y, _ = housing
     rows = np.random.default_rng(3).choice(len(y), size=40, replace=False)
     x_node, y_node = X[rows, 0], y[rows]
@@ -107,14 +134,24 @@ def test_the_scan_figure(housing):
     s_left = np.cumsum(sorted_y - sorted_y.mean())[:-1]
     assert valid.all()
     assert (np.argmax(gains) + 1, np.argmin(s_left) + 1) == (34, 18)
+    assert round(s_left[17], 2) == -10.23 and round(s_left[33], 3) == -9.291
+    assert (round(gains[33], 2), round(gains[17], 2)) == (16.93, 10.58)
+    assert np.mean(sorted_y[:18] < y_node.mean()) > 0.5      # most of the poorer, cheaper
     assert np.all(y_node[order[34:]] > y_node.mean())        # the six richest, all above
+    n_left = np.arange(1, 40)
+    weight = 40 / (n_left * (40 - n_left))
+    assert np.argmin(weight) == 19 and weight[0] == weight[-1] == weight.max()
+    assert np.all(np.diff(weight[:20]) < 0) and np.all(np.diff(weight[19:]) > 0)
 
 
 def test_three_splitters_same_split_on_a_real_node(housing):
+    claim(PAGE, "The three searches choose the same cut, MedInc $\\le$ 5.0319, and report the "
+          "same gain to six digits.")
     X, y, names = housing
     rows = np.random.default_rng(0).choice(len(y), size=2000, replace=False)
     splits = {s: best_split(X[rows], y[rows], s) for s in SCORERS}
     keys = {(s.feature, s.threshold, s.n_left) for s in splits.values()}
     assert len(keys) == 1
+    assert len({f"{s.gain:.6g}" for s in splits.values()}) == 1
     feature, threshold, _ = keys.pop()
     assert names[feature] == "MedInc" and threshold == pytest.approx(5.0319)
