@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 from sklearn.ensemble import HistGradientBoostingRegressor
 
-from tests.conftest import notebook_cells
+from tests.conftest import claim, notebook_cells
 from treelib import DecisionTreeRegressor
 from treelib.bench import load_results
 from treelib.bench.categorical import brute_force_partition, categorical_table
@@ -152,8 +152,13 @@ def test_the_hours(bikes):
 
 
 def test_multiway_gains_about_q_minus_one_over_n_on_random_labels(bikes):
+    claim(NOTEBOOK, "Multiway takes 51.5% of the sum of squares on the hours, but it also "
+                    "\"explains\" 0.29% with 24 labels drawn at random (0.27% expected)")
     _, y = bikes
+    noise = np.random.default_rng(0).integers(0, 24, len(y))          # the chapter's labels
     total = np.sum((y - y.mean()) ** 2)
+    assert (round(100 * multiway_gain(noise, y) / total, 2), round(100 * 23 / len(y), 2)) == (
+        0.29, 0.27)
     shares = [multiway_gain(np.random.default_rng(seed).integers(0, 24, len(y)), y) / total
               for seed in range(40)]
     assert np.mean(shares) == pytest.approx(23 / len(y), rel=0.25)
@@ -234,6 +239,10 @@ def test_the_hour_as_a_category(bikes):
         scores[name] = 1 - np.sum((y[test] - predicted) ** 2) / np.sum(
             (y[test] - y[test].mean()) ** 2)
     assert scores["partition"] > scores["number"] > scores["one_vs_rest"]
+    claim(NOTEBOOK, "the test R² rises from 0.7602 to 0.8332 with as many leaves")
+    claim(NOTEBOOK, "falls to 0.5560 at this depth")
+    assert {k: round(v, 4) for k, v in scores.items()} == {
+        "number": 0.7602, "partition": 0.8332, "one_vs_rest": 0.5560}
 
 
 def test_an_unseen_category_goes_where_missing_values_go(bikes):
@@ -256,6 +265,35 @@ def test_the_committed_strategies_stand_where_the_theory_puts_them():
     assert (share["ordinal"] <= share["partition"] + 1e-12).all()
     assert (share["multiway"] >= share["partition"]).all()
     assert share["brute force"].isna().sum() == 2            # 48 and 168 categories
+
+
+def test_claim_the_committed_shares_and_costs():
+    claim(NOTEBOOK, "Wherever brute force ran (up to 24 categories), the sorted partition found "
+                    "its gain exactly, and so did the smoothed order: smoothing changes no gain "
+                    "on these features. One against the rest falls behind as $q$ grows (10.44% "
+                    "against 35.64% on the hours, 2.49% against 44.86% on hour × weekday).")
+    claim(NOTEBOOK, "The multiway split always gains the most, with $q$ children.")
+    claim(NOTEBOOK, "about 2 ms for any $q$ on the committed machine (1.60 ms for the months, "
+                    "2.58 ms for 168 categories)")
+    claim(NOTEBOOK, "with 12 categories it is still cheap (0.43 ms, less than the sorted "
+                    "partition's 1.60 ms: treelib's finder pays fixed costs that $2^{11}$ subset "
+                    "sums do not), with 24 it took 297.67 ms")
+    fits, _ = load_results("categorical")
+    share = categorical_table(fits)
+    ran = share["brute force"].notna()
+    assert share.index[ran].get_level_values("n_categories").max() == 24
+    np.testing.assert_allclose(share["partition, smooth 10"], share["partition"], rtol=1e-12)
+    percent = (share * 100).round(2).droplevel("feature")
+    assert (percent.loc[24, "one_vs_rest"], percent.loc[24, "partition"]) == (10.44, 35.64)
+    assert (percent.loc[168, "one_vs_rest"], percent.loc[168, "partition"]) == (2.49, 44.86)
+    others = share.drop(columns="multiway")
+    assert (share["multiway"] >= others.max(axis=1)).all()
+    ms = (categorical_table(fits, "cpu_seconds") * 1000).round(2).droplevel("feature")
+    for strategy in ("partition", "one_vs_rest"):
+        assert ms[strategy].between(1.0, 3.0).all()                 # about 2 ms for any q
+    assert (ms.loc[12, "partition"], ms.loc[168, "partition"]) == (1.60, 2.58)
+    assert (ms.loc[12, "brute force"], ms.loc[24, "brute force"]) == (0.43, 297.67)
+    assert ms.loc[12, "brute force"] < ms.loc[12, "partition"]
 
 
 def test_a_declared_but_unseen_category_goes_where_missing_values_go(bikes):
