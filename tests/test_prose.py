@@ -43,15 +43,41 @@ REFERENCE_WORDS = (r"chapters?|appendix|appendices|exercises?|equations?|eqs?\.|
                    r"|articles?|parts?|figures?|sections?|steps?|table|lines?|version")
 
 
+FENCE = re.compile(r"^\s*(`{3,}|:{3,})\s*(.*)$")
+#: Directives whose body is prose (admonitions, exercises, solutions); any other fenced
+#: block (code, math, console) is not prose.
+PROSE_DIRECTIVES = re.compile(r"^\{(admonition|note|tip|hint|important|warning|caution|"
+                              r"attention|seealso|dropdown|exercise|solution)")
+
+
+def without_code_blocks(markdown):
+    """``markdown`` with its fence lines and the bodies of code and math blocks removed;
+    the bodies of prose directives (admonitions, exercises, solutions) kept."""
+    kept, open_fences, skipping = [], [], None
+    for line in markdown.splitlines():
+        fence = FENCE.match(line)
+        if skipping:
+            if fence and fence.group(1) == skipping and not fence.group(2):
+                skipping = None
+            continue
+        if not fence:
+            kept.append(line)
+        elif not fence.group(2) and fence.group(1) in open_fences:
+            open_fences.remove(fence.group(1))       # a directive closes
+        elif PROSE_DIRECTIVES.match(fence.group(2)):
+            open_fences.append(fence.group(1))       # its body is prose
+        else:
+            skipping = fence.group(1)                # code, math, console: not prose
+    return "\n".join(kept)
+
+
 def prose_of(markdown):
     """The sentences of a markdown cell: code, math, markup and link targets removed, and
     numbered references ("chapter 7", "equation (8)") left to the reference check."""
-    text = re.sub(r"```.*?```", " ", markdown, flags=re.S)
-    text = re.sub(r"\$\$.*?\$\$", " ", text, flags=re.S)
+    text = re.sub(r"\$\$.*?\$\$", " ", without_code_blocks(markdown), flags=re.S)
     text = re.sub(r"\$[^$\n]+\$", " ", text)
     text = re.sub(r"`[^`]*`", " ", text)
     text = re.sub(r"\]\([^)]*\)", "]", text)
-    text = re.sub(r"^\s*(?::{3,}|`{3,}).*$", " ", text, flags=re.M)
     text = re.sub(r"^\s*:[\w-]+:.*$", " ", text, flags=re.M)
     text = re.sub(r"<[^>]+>", " ", text)
     return re.sub(rf"\b(?:{REFERENCE_WORDS})\s+\(?A?\d+\)?"
@@ -127,8 +153,11 @@ def test_an_untraced_number_is_found():
                  "stream", name="stdout", text="0.8713\n")]),
              nbformat.v4.new_markdown_cell("The steps average 0.871 (87.1%, about 0.87), "
                                            "not 0.857; see chapter 7 and 255 bins."),
-             nbformat.v4.new_markdown_cell("A speed-up of 6.5x on 41,000 rows.")]
-    assert untraced_numbers(cells) == [(1, "0.857"), (2, "6.5x"), (2, "41,000")]
+             nbformat.v4.new_markdown_cell("A speed-up of 6.5x on 41,000 rows."),
+             nbformat.v4.new_markdown_cell("````{exercise-start}\n:label: ch01-ex1\n````\n"
+                                           "Why 0.95?\n```python\nx = 0.33\n```\n"
+                                           "````{exercise-end}\n````")]
+    assert untraced_numbers(cells) == [(1, "0.857"), (2, "6.5x"), (2, "41,000"), (3, "0.95")]
 
 
 # --- references to chapters -------------------------------------------------------------
