@@ -80,6 +80,8 @@ def prose_of(markdown):
     text = re.sub(r"\]\([^)]*\)", "]", text)
     text = re.sub(r"^\s*:[\w-]+:.*$", " ", text, flags=re.M)
     text = re.sub(r"<[^>]+>", " ", text)
+    text = re.sub(r"\b(?:scikit-learn|numpy|pandas|LightGBM|XGBoost|Dask|Python|"
+                  r"jupyter-book)\s+\d+(?:\.\d+)+", " ", text, flags=re.I)   # versions
     return re.sub(rf"\b(?:{REFERENCE_WORDS})\s+\(?A?\d+\)?"
                   r"(?:\s*(?:,|and|or|to|-|–)\s*\(?A?\d+\)?)*", " ", text, flags=re.I)
 
@@ -126,18 +128,43 @@ def outputs_of(cell):
     return "\n".join(texts)
 
 
+def numbers_of(text):
+    """The numbers a text shows, as ``digits`` gives them (``1_000`` in code too)."""
+    return {digits(m) for m in NUMBER.finditer(re.sub(r"(?<=\d)_(?=\d)", "", text))}
+
+
+def exercise_parameters(cells):
+    """``{cell index: numbers}``: an exercise's question may quote the parameters that its
+    solution's code sets (``1,000 draws``), since the reader sees that code run."""
+    parameters, inside = {}, []
+    for index, cell in enumerate(cells):
+        if cell.cell_type == "markdown" and "{exercise-start}" in cell.source:
+            inside = []
+        if cell.cell_type == "code" and inside is not None:
+            parameters.setdefault("code", set()).update(numbers_of(cell.source))
+        if inside is not None:
+            inside.append(index)
+        if cell.cell_type == "markdown" and "{solution-end}" in cell.source and inside:
+            code = parameters.pop("code", set())
+            parameters.update({i: code for i in inside})
+            inside = None
+    parameters.pop("code", None)
+    return parameters
+
+
 def untraced_numbers(cells):
     """``(cell index, number)`` of every measured number in the prose of ``cells`` that no
-    output or code above it shows."""
+    output or code above it shows (in an exercise, or its own solution's code)."""
     printed, missing = set(), []
+    parameters = exercise_parameters(cells)
     for index, cell in enumerate(cells):
         if cell.cell_type == "code":
-            for text in (cell.source, outputs_of(cell)):
-                printed |= {digits(m) for m in NUMBER.finditer(text)}
+            printed |= numbers_of(cell.source) | numbers_of(outputs_of(cell))
             continue
+        known = printed | parameters.get(index, set())
         for match in NUMBER.finditer(prose_of(cell.source)):
             percent = bool(match.group(3) and "%" in match.group(3))
-            if is_measured(match) and not shown(digits(match), percent, printed):
+            if is_measured(match) and not shown(digits(match), percent, known):
                 missing.append((index, match.group(0).strip()))
     return missing
 
@@ -155,8 +182,11 @@ def test_an_untraced_number_is_found():
                                            "not 0.857; see chapter 7 and 255 bins."),
              nbformat.v4.new_markdown_cell("A speed-up of 6.5x on 41,000 rows."),
              nbformat.v4.new_markdown_cell("````{exercise-start}\n:label: ch01-ex1\n````\n"
-                                           "Why 0.95?\n```python\nx = 0.33\n```\n"
-                                           "````{exercise-end}\n````")]
+                                           "Why 0.95 with 1,000 draws?\n```python\nx = 0.33\n"
+                                           "```\n````{exercise-end}\n````"),
+             nbformat.v4.new_markdown_cell("````{solution-start} ch01-ex1\n````"),
+             nbformat.v4.new_code_cell("draws = 1_000"),
+             nbformat.v4.new_markdown_cell("````{solution-end}\n````")]
     assert untraced_numbers(cells) == [(1, "0.857"), (2, "6.5x"), (2, "41,000"), (3, "0.95")]
 
 

@@ -66,8 +66,9 @@ _RDT_PARAMETERS = """
     n_estimators : int, default=30
         Number of random trees (the seed article's choice).
     max_depth : int or None, default=None
-        Maximum depth of each tree; None means the number of features (Fan et al.'s
-        and the seed article's choice).
+        Maximum depth of each tree; None means the number of features (the setting of
+        Dice, the implementation seed article 001 describes; Fan et al., 2003, suggest
+        half the features).
     min_samples_leaf : int, default=4
         A node is created only if at least this many training samples reach it (the
         seed article's 4); a node is split only if it holds at least twice as many.
