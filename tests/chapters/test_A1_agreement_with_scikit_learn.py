@@ -12,13 +12,14 @@ import sklearn.tree
 from sklearn.datasets import load_breast_cancer, load_iris
 from sklearn.model_selection import train_test_split
 
-from tests.conftest import notebook_cells
+from tests.conftest import claim, notebook_cells
 from tests.reference import exact_sse, identity_bound, sklearn_rounding_bound
 from treelib import DecisionTreeClassifier, DecisionTreeRegressor
 from treelib.datasets import load_california_housing
 from treelib.gains import EPS
 from treelib.tree import TREE_LEAF
 
+NOTEBOOK = "A1_agreement_with_scikit_learn.ipynb"
 walk_with_sklearn = notebook_cells("A1_agreement_with_scikit_learn.ipynb",
                                    tag="helpers")["walk_with_sklearn"]
 
@@ -109,6 +110,8 @@ def test_scikit_learn_splits_pure_nodes_and_that_is_the_difference_in_leaves(wal
 
 
 def test_large_offsets_move_scikit_learns_splits_only(housing):
+    claim(NOTEBOOK, "From $c = 10^6$ on, the two trees' predictions differ by more than 0.1 "
+                    "(ten thousand USD).")
     X, y = housing
     roots = {}
     for c in [0, 1e4, 1e6, 1e8]:
@@ -126,8 +129,76 @@ def test_large_offsets_move_scikit_learns_splits_only(housing):
     assert roots[1e8][0] == 7 and roots[1e8][2] < 0          # Longitude; negative variance
 
 
+def test_centring_the_target_avoids_the_offset_problem(housing):
+    """scikit-learn's tree on the centred target (TransformedTargetRegressor with
+    StandardScaler(with_std=False)) predicts as treelib's, whatever the offset."""
+    from sklearn.compose import TransformedTargetRegressor
+    from sklearn.preprocessing import StandardScaler
+
+    claim(NOTEBOOK, "Centring the target before fitting scikit-learn's tree (for example with "
+                    "`TransformedTargetRegressor` and `StandardScaler(with_std=False)`) avoids "
+                    "the problem.")
+    X, y = housing
+    for c in [1e6, 1e8]:
+        centred = TransformedTargetRegressor(
+            sklearn.tree.DecisionTreeRegressor(max_depth=3, random_state=0),
+            transformer=StandardScaler(with_std=False)).fit(X, y + c)
+        ours = DecisionTreeRegressor(max_depth=3).fit(X, y + c)
+        assert np.abs(centred.predict(X) - ours.predict(X)).max() < 1e-6
+
+
+@pytest.mark.slow
+def test_other_seeds_change_the_ties_not_the_training_predictions(housing, walked):
+    """For random_state 0 to 2: other ties, the same training predictions; every
+    scikit-learn leaf beyond treelib's is a split of a constant node, except for seed 2, one
+    more leaf below the ties whose two tests make different children (where the walk
+    stops)."""
+    claim(NOTEBOOK, "Another `random_state` makes other choices at many of these nodes; the "
+                    "number of ties changes, the predictions on the training rows do not")
+    claim(NOTEBOOK, "for `random_state=2`, the subtrees below the few ties with different "
+                    "children hold one leaf more")
+    X, y = housing
+    ours = walked[0]
+    ties, excess = [], []
+    for seed in range(3):
+        theirs = sklearn.tree.DecisionTreeRegressor(random_state=seed).fit(X, y)
+        assert np.abs(theirs.predict(X) - ours.predict(X)).max() < 1e-12
+        events = walk_with_sklearn(ours, theirs, X, y)
+        ties.append(int((events.kind == "tie").sum()))
+        path = theirs.decision_path(X).tocsc()
+        node = np.repeat(np.arange(path.shape[1]), np.diff(path.indptr))
+        low, high = np.full(path.shape[1], np.inf), np.full(path.shape[1], -np.inf)
+        np.minimum.at(low, node, y[path.indices])
+        np.maximum.at(high, node, y[path.indices])
+        pure = (low == high) & (theirs.tree_.children_left != TREE_LEAF)
+
+        def subtree(tree, root):
+            nodes, stack = [], [root]
+            while stack:
+                i = stack.pop()
+                nodes.append(i)
+                if tree.children_left[i] != TREE_LEAF:
+                    stack += [tree.children_left[i], tree.children_right[i]]
+            return np.array(nodes)
+
+        different = events[(events.kind == "tie") & ~events["same children"].astype(bool)]
+        more = 0
+        for i, j in zip(different.ours, different.theirs):
+            a, b = subtree(ours.tree_, i), subtree(theirs.tree_, j)
+            more += (int((theirs.tree_.children_left[b] == TREE_LEAF).sum()) - int(pure[b].sum())
+                     - int((ours.tree_.children_left[a] == TREE_LEAF).sum()))
+        excess.append(more)
+        assert theirs.get_n_leaves() - int(pure.sum()) == ours.get_n_leaves() + more
+    assert len(set(ties)) == 3
+    assert excess == [0, 0, 1]
+
+
 def test_the_iris_root_is_a_tie_that_shows_off_the_training_data():
+    claim(NOTEBOOK, "petal width $\\le 0.8$ both cut off exactly the setosa flowers")
     iris = load_iris()
+    setosa = iris.target == 0
+    np.testing.assert_array_equal(iris.data[:, 2] <= 2.45, setosa)
+    np.testing.assert_array_equal(iris.data[:, 3] <= 0.8, setosa)
     roots = set()
     for seed in range(10):
         for max_depth in [None, 2]:
