@@ -1,5 +1,6 @@
 """Appendix A3 ("Profiling and memory"): the memory claims, which count bytes and need no
-clock. The profiles of the page are timings and are not tested."""
+clock, and the goal ratios read from the committed benchmarks/growth.csv. The profiles of
+the page are timings and are not tested."""
 
 import tracemalloc
 
@@ -7,12 +8,17 @@ import numpy as np
 import pytest
 from sklearn.datasets import load_digits
 
+from tests.conftest import claim
+from treelib.bench import load_results
+from treelib.bench.growth import goal_ratios
 from treelib.counters import GrowthCounter
 from treelib.criteria import one_hot, target_statistics
 from treelib.datasets import load_california_housing
 from treelib.finders import Finder
 from treelib.finders.exact import candidate_cuts, cumsum_gains
 from treelib.growth import StoppingRules, grow
+
+NOTEBOOK = "A3_profiling_and_memory.ipynb"
 
 
 def peak_bytes(function, *args):
@@ -33,6 +39,8 @@ def digits_root():
 
 
 def test_the_scan_holds_a_few_times_the_counts_growing_with_the_classes(digits_root):
+    claim(NOTEBOOK, "The peak grows linearly with $k$, by nearly equal steps, and stays four "
+                    "to seven times the counts themselves")
     X, y, order, valid = digits_root
     n, f = X.shape
     peaks = {}
@@ -45,7 +53,7 @@ def test_the_scan_holds_a_few_times_the_counts_growing_with_the_classes(digits_r
     for criterion in ["gini", "entropy"]:
         growth = [peaks[k, criterion] for k in [2, 4, 6, 8, 10]]
         assert np.all(np.diff(growth) > 0)
-        # in proportion to k: the steps are equal to within 1% of the largest peak
+        # linearly in k: the steps are equal to within 1% of the largest peak
         steps = np.diff(growth)
         assert np.ptp(steps) < 0.01 * growth[-1]
 
@@ -57,4 +65,27 @@ def test_a_level_wise_fit_holds_its_rows_and_a_chunk_of_temporaries():
     peak = peak_bytes(grow, "level_wise", X, target_statistics(y, "squared_error"),
                       Finder("cumsum", "squared_error"), StoppingRules(), counter)
     assert counter.peak_bytes == X.shape[1] * len(y) * (4 + 8)
-    assert counter.peak_bytes < peak < 16 * counter.peak_bytes
+    claim(NOTEBOOK, "The rows are a small part of the peak")
+    assert 5 * counter.peak_bytes < peak < 16 * counter.peak_bytes
+
+
+def test_the_goal_ratios_of_the_committed_growth_benchmark():
+    goals = goal_ratios(load_results("growth")[0])
+    claim(NOTEBOOK, "Eight of the ten ratios meet their targets in this run, and four of the "
+                    "six goals in full (goal 4 counts one ratio per builder).")
+    number = goals.index.str.split(" ").str[0]
+    assert len(goals) == 10 and goals.met.sum() == 8
+    assert number.nunique() == 6
+    assert sum(goals.met[number == g].all() for g in number.unique()) == 4
+    claim(NOTEBOOK, "The histogram builder's time goal is met at parity (0.99, within the "
+                    "noise of one run)")
+    ratio = goals.ratio.round(2)
+    assert ratio["2a california: hist level-wise / exact level-wise time"] == 0.99
+    claim(NOTEBOOK, "Two goals are not met, both on small data grown to full depth: the exact "
+                    "level-wise builder on california (1.13 against 0.5) and the level-wise "
+                    "classifier on digits (2.29 against 1.0).")
+    assert set(goals.index[~goals.met.astype(bool)]) == {
+        "1a digits: level-wise / scikit-learn time",
+        "3 california: exact level-wise / scikit-learn time"}
+    assert ratio["3 california: exact level-wise / scikit-learn time"] == 1.13
+    assert ratio["1a digits: level-wise / scikit-learn time"] == 2.29
