@@ -66,7 +66,9 @@ def time_tree_fits(grid, methods=TIMING_METHODS, max_depth=TIMING_MAX_DEPTH, see
 
 
 def mean_seconds(fits):
-    """Mean seconds per n_samples (rows) and method (columns), as the seed reports."""
+    """Mean seconds per n_samples (rows) and method (columns): the mean of the repeats
+    of each size (the seed gives one number per size without saying how it combined its
+    repeats)."""
     table = fits.pivot_table(index="n_samples", columns="method", values="seconds",
                              aggfunc="mean")
     ordered = [m for m in TIMING_METHODS if m in table.columns]
