@@ -15,8 +15,10 @@ from treelib.counters import GrowthCounter
 from treelib.criteria import one_hot, target_statistics
 from treelib.datasets import load_california_housing
 from treelib.finders import Finder
-from treelib.finders.exact import candidate_cuts, cumsum_gains
+from treelib.finders.exact import candidate_cuts, cumsum_gains, feature_groups
 from treelib.growth import StoppingRules, grow
+from treelib.growth.level_classes import class_blocks
+from treelib.growth.threads import CHUNK_VALUES
 
 NOTEBOOK = "A3_profiling_and_memory.ipynb"
 
@@ -67,6 +69,23 @@ def test_a_level_wise_fit_holds_its_rows_and_a_chunk_of_temporaries():
     assert counter.peak_bytes == X.shape[1] * len(y) * (4 + 8)
     claim(NOTEBOOK, "The rows are a small part of the peak")
     assert 5 * counter.peak_bytes < peak < 16 * counter.peak_bytes
+
+
+def test_no_grower_holds_the_counts_of_a_large_node_at_once():
+    """The page's node of a million samples, 100 features and 10 classes: the per-node
+    search takes its features a group at a time (here one), the level-wise classifier its
+    positions a range at a time, each within the growers' budget of values."""
+    claim(NOTEBOOK, "the per-node search scores a node's features a group at a time (one "
+                    "feature at least), and the level-wise growers score a level by chunks of "
+                    "features or, with many classes, by ranges of positions of one feature.")
+    n, f, k = 10**6, 100, 10
+    groups = feature_groups(f, n * k)
+    assert [len(g) for g in groups] == [1] * f
+    assert len(feature_groups(f, 1000 * k)) < f                 # small nodes: groups of several
+    blocks = class_blocks(f, n, k)
+    assert all(len(features) == 1 and (end - begin) * k <= CHUNK_VALUES
+               for features, begin, end in blocks)
+    assert sum(end - begin for _, begin, end in blocks) == f * n     # every position once
 
 
 def test_the_goal_ratios_of_the_committed_growth_benchmark():
