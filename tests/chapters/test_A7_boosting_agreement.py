@@ -71,14 +71,14 @@ def multiclass():
     yc = np.digitize(Xc[:, 0] + 0.5 * Xc[:, 1], [-0.5, 0.5])
     ours = HistGradientBoostingClassifier(max_iter=1, min_samples_leaf=5).fit(Xc, yc)
     theirs = ensemble.HistGradientBoostingClassifier(max_iter=1, min_samples_leaf=5).fit(Xc, yc)
-    return Xc, yc, ours.trees_[0][2], theirs._predictors[0][2]
+    return Xc, yc, ours.trees_[0][2], theirs._predictors[0][2], ours, theirs
 
 
 def test_a_tie_between_different_children_of_equal_counts(multiclass):
     claim(NOTEBOOK, "In the node of 19 samples, treelib cuts feature 1 and scikit-learn "
                     "feature 2: both make a child of 14 samples, all of the third class, and a "
                     "child of 5, four of them of the third class, on opposite sides.")
-    Xc, yc, tree, predictor = multiclass
+    Xc, yc, tree, predictor, ours, theirs_model = multiclass
     node = next(k for k in range(tree.node_count)
                 if tree.n_node_samples[k] == 19 and not tree.is_leaf[k])
     below = {node}
@@ -96,7 +96,18 @@ def test_a_tie_between_different_children_of_equal_counts(multiclass):
         children.append([(int(left.sum()), int(third[left].sum())),
                          (int((~left).sum()), int(third[~left].sum()))])
     assert children[0] == [(5, 4), (14, 14)] and children[1] == [(14, 14), (5, 4)]
-    claim(NOTEBOOK, "In the multiclass example, scikit-learn's third tree has such a split")
+    claim(NOTEBOOK, "The partitions differ, so the predictions of the samples that change "
+                    "sides do too.")
+    ours_small = Xc[rows, tree.feature[node]] <= tree.threshold[node]          # 5 samples
+    theirs_small = Xc[rows, theirs["feature_idx"]] > theirs["num_threshold"]  # 5 samples
+    changed = np.zeros(len(yc), bool)
+    changed[np.flatnonzero(rows)[ours_small != theirs_small]] = True
+    moved = np.abs(ours.decision_function(Xc) - theirs_model.decision_function(Xc)).max(
+        axis=1) > 1e-9
+    assert changed.sum() == 8
+    np.testing.assert_array_equal(moved, changed)
+    claim(NOTEBOOK, "In the multiclass example, scikit-learn's tree for the third class has "
+                    "such a split")
     noise = [n for n in predictor.nodes if not n["is_leaf"] and n["gain"] < 1e-9]
     assert [(int(n["feature_idx"]), int(n["count"])) for n in noise] == [(0, 132)]
     assert not any(n == 132 for n in splits_of(tree))          # treelib keeps it a leaf
@@ -231,3 +242,19 @@ def test_the_first_split_on_bin_codes_in_three_libraries(housing):
     assert float(np.float32(root["split_gain"])) == root["split_gain"]
     for other in (root["split_gain"], split.Gain):
         assert abs(other - gain) <= 4 * step
+
+
+def test_the_scan_scores_a_grid_of_cuts_as_wide_as_the_widest_feature(housing):
+    """Every searched node scores f x (width - 1) cuts (``candidate_sums``), whatever the
+    number of bins of each feature: here 8 x 254 on california."""
+    claim(NOTEBOOK, "$f \\times (B - 1)$ cuts (here 8 x 254, a grid as wide as the widest "
+                    "feature;")
+    from treelib.growth.boosting_histograms import Histograms, candidate_sums
+
+    X, _ = housing
+    codes, thresholds = bin_features(X, 255)
+    data = BinnedData(codes, [len(t) + 1 for t in thresholds])
+    assert min(data.n_bins) < 255 == data.width
+    hist = Histograms(*(np.zeros((1, data.n_features, data.width)) for _ in range(3)))
+    GL, _, _, _ = candidate_sums(hist, data)
+    assert GL.shape == (1, 8, 254)
