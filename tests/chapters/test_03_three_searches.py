@@ -155,3 +155,30 @@ def test_three_splitters_same_split_on_a_real_node(housing):
     assert len({f"{s.gain:.6g}" for s in splits.values()}) == 1
     feature, threshold, _ = keys.pop()
     assert names[feature] == "MedInc" and threshold == pytest.approx(5.0319)
+
+
+@settings(max_examples=200, deadline=None)
+@given(node())
+def test_every_splitter_breaks_an_exact_tie_the_same_way(data):
+    """On integer targets two different gains differ by at least 1/16,000, far more than
+    rounding: no cut comes within rounding of the best without equalling it, so every
+    splitter chooses the lowest feature, then the lowest threshold, among the cuts of the
+    largest exact gain."""
+    claim(PAGE, "so the searches break an exact tie, like the mirrored one, the same way. They "
+          "can still part only where another cut's gain comes within rounding of the best "
+          "without equalling it.")
+    X, y, min_samples_leaf = data
+    order, x_sorted, valid = candidate_cuts(X, min_samples_leaf)
+    exact = {}
+    for j in range(X.shape[1]):                         # feature-major: the tie rule's order
+        for i in np.flatnonzero(valid[:, j]):
+            goes_left = np.zeros(len(y), dtype=bool)
+            goes_left[order[: i + 1, j]] = True
+            exact[(j, i)] = exact_gain(y, goes_left, "squared_error")
+    if not exact:
+        return
+    best = max(exact.values())
+    j, i = next(key for key, gain in exact.items() if gain == best)
+    for splitter in SCORERS:
+        split = best_split(X, y, splitter, min_samples_leaf=min_samples_leaf)
+        assert (split.feature, split.n_left) == (j, i + 1), splitter
