@@ -2,7 +2,8 @@
 
 The per-node growers call a finder once per node, so a tree with thousands of nodes
 costs thousands of Python calls, each sorting its node again.  Here the tree grows **one
-level at a time** and Python runs a handful of numpy calls per level and feature:
+level at a time** and Python runs a number of numpy calls per level that depends on the
+feature chunks and the node sizes, not on how many nodes the level holds:
 
 1. sort every feature **once**, at the root;
 2. keep, for every feature j, the row ``order[j]`` of the *active* samples (those in nodes
@@ -10,7 +11,8 @@ level at a time** and Python runs a handful of numpy calls per level and feature
    and sorted by feature j inside each node.  Every row has the same node boundaries,
    because a node holds the same samples whatever the feature: one list of segment
    starts describes them all;
-3. find the best cut of every node of the level, one feature at a time, with *segmented*
+3. find the best cut of every node of the level, a chunk of features per call (as many as
+   fit in ``CHUNK_VALUES``), with *segmented*
    running sums that restart at every node (``treelib.segments.segmented_cumsum``) and
    the tie rule of ``treelib.split.best_cut`` (``treelib.growth.level_cuts``);
 4. send each node's samples to its two children with a *stable partition* of every row
