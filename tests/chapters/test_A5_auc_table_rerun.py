@@ -40,9 +40,9 @@ def test_published_table_is_what_the_page_quotes():
 
 
 def test_the_random_decision_trees_reproduce(ours):
-    claim(PAGE, "**The random decision trees reproduce**: 0.884 on a1a (seed 0.879), 0.889 on "
-                "a9a (seed 0.890), 1.000 on mushrooms (seed 1.000), and 0.935 on splice, above "
-                "the seed's 0.909.")
+    claim(PAGE, "**The random decision trees come close to the published AUCs** on three data "
+                "sets: 0.884 on a1a (seed 0.879), 0.889 on a9a (seed 0.890), 1.000 on mushrooms "
+                "(seed 1.000); on splice ours is higher, 0.935 against the seed's 0.909.")
     seed = load_seed_auc_table().set_index(["data", "method"])
     for data, value in [("a1a", 0.884), ("a9a", 0.889), ("mushrooms", 1.000), ("splice", 0.935)]:
         assert round(ours.loc[(data, "rdt"), "auc"], 3) == value
@@ -52,21 +52,26 @@ def test_the_random_decision_trees_reproduce(ours):
 
 
 def test_the_published_linear_models_match_the_auc_of_labels(ours):
-    claim(PAGE, "**The linear models' published AUCs match the AUCs of our linear models' "
-                "predicted labels**, not of their scores")
+    claim(PAGE, "**The linear models' published AUCs lie within a hundredth of the AUCs of our "
+                "linear models' predicted labels** (other implementations of the same models), "
+                "far from those of their scores")
     claim(PAGE, "the linear models reach 0.887 and 0.893 on a1a and 0.902 and 0.902 on a9a, "
-                "above the random decision trees; on splice they stay below them (0.927 "
-                "against 0.935), and on mushrooms every method is perfect.")
+                "above the random decision trees, ours and the seed's; on splice they stay below "
+                "ours (0.927 against 0.935) but above the seed's (0.909), and on mushrooms every "
+                "method is perfect.")
     seed = load_seed_auc_table().set_index(["data", "method"])
-    for data in ["a1a", "a9a", "splice"]:
+    for data in ["a1a", "a9a", "mushrooms", "splice"]:
         for theirs, method in [("SMO (SVM)", "linear_svc"), ("LR", "logistic")]:
             published = seed.loc[(data, theirs), "auc"]
             assert abs(ours.loc[(data, method), "auc_labels"] - published) < 0.01
-            assert ours.loc[(data, method), "auc"] > published + 0.07     # scores rank better
+            if data != "mushrooms":                                       # (all perfect)
+                assert ours.loc[(data, method), "auc"] > published + 0.07  # scores rank better
     for method in ["linear_svc", "logistic"]:
         for data in ["a1a", "a9a"]:                # scored by their outputs, above the RDT
             assert ours.loc[(data, method), "auc"] > ours.loc[(data, "rdt"), "auc"]
         assert ours.loc[("splice", method), "auc"] < ours.loc[("splice", "rdt"), "auc"]
+        for data in ["a1a", "a9a", "splice"]:      # above the seed's random trees everywhere
+            assert ours.loc[(data, method), "auc"] > seed.loc[(data, "RDT"), "auc"]
     # "every method is perfect" on mushrooms: to the three digits the table prints
     assert (ours.xs("mushrooms", level="data")["auc"].round(3) == 1).all()
     assert (seed.xs("mushrooms", level="data")["auc"] == 1).all()
