@@ -110,7 +110,8 @@ def test_the_accuracy_table():
     claim(NOTEBOOK, "In the other 4 (wine and digits at depth 3, breast_cancer at both "
                     "depths) entropy's whole range lies above Gini's.")
     claim(NOTEBOOK, "small test sets (38 to 450 samples)")
-    differences, wine_full, overlap, above, sizes = [], None, [], [], []
+    claim(NOTEBOOK, "(on iris both are the single value 0.974)")
+    differences, wine_full, overlap, above, sizes, iris = [], None, [], [], [], []
     for name, loader in LOADERS.items():
         X, y = loader(return_X_y=True)
         X_train, X_test, y_train, y_test = train_test_split(X, y, random_state=0)
@@ -125,6 +126,8 @@ def test_the_accuracy_table():
                     criterion=c, max_depth=max_depth, random_state=seed)
                     .fit(X_train, y_train).score(X_test, y_test) for seed in range(10)]
                     for c in ["gini", "entropy"])]
+            if name == "iris":
+                iris += [g_low, g_high, e_low, e_high]
             if e_low <= g_high and g_low <= e_high:
                 overlap.append((name, max_depth))
             if e_low > g_high:
@@ -138,6 +141,7 @@ def test_the_accuracy_table():
     assert (round(min(wine_full), 3), round(max(wine_full), 3)) == (0.844, 0.956)
     assert (min(sizes), max(sizes)) == (38, 450)
     assert len(overlap) == 4
+    assert {round(score, 3) for score in iris} == {0.974}
     assert sorted(above, key=str) == sorted([("wine", 3), ("digits", 3), ("breast_cancer", 3),
                                              ("breast_cancer", None)], key=str)
 
@@ -161,6 +165,12 @@ def test_the_iris_worked_example_and_its_tie():
     assert (length == width).all() and (iris.target[length] == 0).all()
     assert split_gain(iris.target, length, "gini") == split_gain(iris.target, width, "gini")
     assert DecisionTreeClassifier().fit(iris.data, iris.target).tree_.feature[0] == 2
+    claim(NOTEBOOK, "on iris the two libraries' trees then make the same training predictions")
+    ours = DecisionTreeClassifier().fit(iris.data, iris.target).predict(iris.data)
+    for seed in range(10):
+        theirs = sklearn.tree.DecisionTreeClassifier(random_state=seed).fit(iris.data,
+                                                                              iris.target)
+        np.testing.assert_array_equal(theirs.predict(iris.data), ours)
     # exercise 3: petal width first, then it is the root; the predictions do not move
     reordered = iris.data[:, [3, 2, 0, 1]]
     again = DecisionTreeClassifier().fit(reordered, iris.target)
