@@ -178,6 +178,8 @@ def test_averaging_helps_only_trees_that_differ():
     assert abs(one - cart) < 0.03 and many > one + 0.05
     assert np.isin(proba[0], [0, 1]).all()                   # one tree: 0 or 1 everywhere
     assert len(np.unique(np.mean(proba, axis=0))) > 20        # the average: graded
+    claim(NOTEBOOK, "The 30 random-threshold trees are all different")
+    assert len({t.tree_.feature.tobytes() + t.tree_.threshold.tobytes() for t in random}) == 30
 
 
 # --- the exercises -------------------------------------------------------------------------
