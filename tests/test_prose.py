@@ -80,6 +80,7 @@ def prose_of(markdown):
     text = re.sub(r"\]\([^)]*\)", "]", text)
     text = re.sub(r"^\s*:[\w-]+:.*$", " ", text, flags=re.M)
     text = re.sub(r"<[^>]+>", " ", text)
+    text = re.sub(r"\b\d+-bit\b", " ", text)                     # types: 64-bit integers
     text = re.sub(r"\b(?:scikit-learn|numpy|pandas|LightGBM|XGBoost|Dask|Python|"
                   r"jupyter-book)\s+\d+(?:\.\d+)+", " ", text, flags=re.I)   # versions
     return re.sub(rf"\b(?:{REFERENCE_WORDS})\s+\(?A?\d+\)?"

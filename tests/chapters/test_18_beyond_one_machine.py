@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import notebook_cells
+from tests.conftest import claim, notebook_cells
 from treelib import fixed_point
 from treelib.bench import load_results
 from treelib.binning import bin_features, bin_thresholds, thresholds_from_counts
@@ -24,9 +24,11 @@ from treelib.datasets import load_california_housing, load_libsvm
 from treelib.estimators import DecisionTreeRegressor
 from treelib.finders import Finder
 from treelib.growth import StoppingRules, grow
+from treelib.growth.threads import feature_chunks
 from treelib.sketch import merge, merged_counts, prune, sketch_thresholds, summarize
 
-NS = notebook_cells("18_beyond_one_machine.ipynb")
+NAME = "18_beyond_one_machine.ipynb"
+NS = notebook_cells(NAME)
 part_histogram, best_bin = NS["part_histogram"], NS["best_bin"]
 merge_value_counts = NS["merge_value_counts"]
 SCHEMES = ("allreduce", "reduce_scatter", "tree", "feature_parallel")
@@ -157,6 +159,8 @@ def test_spark_passes_of_the_text():
 
 
 def test_a_random_decision_tree_is_one_pass_per_level():
+    claim(NAME, "Twelve levels, twelve passes over the rows that are still in nodes that may "
+                "split: the count the seed warns about.")
     a9a = load_libsvm("a9a")
     counter = GrowthCounter()
     finder = Finder("random_tree", "gini", min_samples_leaf=4, rng=np.random.default_rng(0))
@@ -165,3 +169,17 @@ def test_a_random_decision_tree_is_one_pass_per_level():
     assert counter.levels == 12
     assert counter.samples_per_depth[0] == len(a9a.y_train)
     assert max(counter.samples_per_depth) <= len(a9a.y_train)
+
+
+def test_eight_features_keep_at_most_eight_threads_busy():
+    claim(NAME, "a level of 8 features gives at most 8 groups, so 32 threads could not even "
+                "all be busy")
+    assert len(feature_chunks(8, 20_640, 32)) == 8
+    assert len(feature_chunks(8, 1_000_000, 32)) == 8
+
+
+def test_a_histogram_is_a_tenth_of_a_parts_rows(california):
+    claim(NAME, "256 bins of two numbers, 4 KiB, against 40.3 KiB for its 5,160 values")
+    X = california[0]
+    rows = np.array_split(np.arange(len(X)), 4)[0]
+    assert (len(rows), round(len(rows) * 8 / 2**10, 1), 256 * 2 * 8 / 2**10) == (5160, 40.3, 4)
