@@ -21,7 +21,8 @@ rows is what the distributed fit does, adding histograms.)
 Costs: the work is the serial work, O(f n_active k) per level, divided among
 ``min(n_jobs, groups)`` threads, plus per level one executor (about 0.1 ms per thread
 started) and O(groups) Python calls.  Amdahl's law bounds the speed-up by what stays
-serial: the partition of the rows to the children, the merge of the groups' best cuts,
+serial: the histogram grower's partition of the rows to the children (the exact grower
+partitions its rows by feature groups too), the merge of the groups' best cuts,
 the Python of every call, and the time numpy holds the GIL.  Memory: each running group
 holds its own temporaries, so the budget of ``CHUNK_VALUES`` values is shared among the
 threads (each group gets ``CHUNK_VALUES / n_jobs``): the peak stays that of one thread.
