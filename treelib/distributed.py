@@ -19,12 +19,11 @@ LightGBM's data-parallel learner and xgboost.dask do:
 
 The sums are fixed-point digits (``treelib.fixed_point``), exact in any order of
 addition, which is why the reduction's shape does not matter.  What was communicated is
-in the estimator's ``distributed_stats_``.  The parts of a worker that leaves mid-fit are
-rebuilt on the others (from their row blocks, every update replayed: bit for bit); with
-no worker left for ``timeout`` seconds, ``fit`` raises ``WorkerLostError``.  ``client``
-may be any ``dask.distributed.Client``: ``Client("tcp://scheduler:8786")`` for a real
-cluster, or ``local_cluster()`` for one on this machine (which closes silently).  This
-module is the only one of treelib that imports dask.
+in the estimator's ``distributed_stats_``.  A worker's parts lost mid-fit are rebuilt on
+the others (row blocks, every update replayed: bit for bit); with no worker left for
+``timeout`` seconds, ``fit`` raises ``WorkerLostError``.  ``client``: any ``Client``
+(``Client("tcp://scheduler:8786")``), or ``local_cluster()``'s, which closes silently.
+This module is the only one of treelib that imports dask.
 """
 
 import asyncio
@@ -59,8 +58,7 @@ from treelib.growth.row_parts import RowPart, Summary, ValueCounts, merge
 from treelib.losses import HalfBinomialLoss, HalfSquaredError
 
 #: The estimators ``fit`` takes.
-SUPPORTED = (DecisionTreeRegressor, HistGradientBoostingRegressor,
-             HistGradientBoostingClassifier)
+SUPPORTED = (DecisionTreeRegressor, HistGradientBoostingRegressor, HistGradientBoostingClassifier)
 
 #: Seconds between checks that the parts' workers are there, while a round is awaited.
 POLL_SECONDS = 1.0
@@ -117,7 +115,9 @@ class OrderedLocalCluster(LocalCluster):
     async def _close(self):
         if self.status == Status.running:
             own = self.own_client                # (the scheduler drops a closed client)
-            while own is not None and own.status == "closed" and own.id in self.scheduler.clients:
+            for _ in range(int(CLOSE_SECONDS / 0.05)):        # waits CLOSE_SECONDS at most
+                if own is None or own.status != "closed" or own.id not in self.scheduler.clients:
+                    break
                 await asyncio.sleep(0.05)
             await asyncio.gather(*(nanny.close(timeout=CLOSE_SECONDS, reason="cluster-close")
                                    for nanny in list(self.workers.values())))
