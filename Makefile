@@ -92,14 +92,16 @@ verified-book: venv
 	test -f _build/html/index.html
 	$(BIN)/python tools/check_book.py _build/html
 
-# For teachers: the same book without the exercises' solutions (sphinx-exercise's
-# hide_solutions), built from the committed outputs into _build/teacher/html.
+# For teachers: the same book without the exercises' solutions (book/_ext/teacher_build.py
+# removes them, cells included), built from the committed outputs into _build/teacher/html;
+# the last line fails if any page still holds a solution.
 teacher-book: venv
 	mkdir -p _build
 	$(BIN)/python tools/book_config.py teacher > _build/_config_teacher.yml
 	$(BIN)/jupyter-book build . --all -W -n --keep-going --config _build/_config_teacher.yml \
 		--path-output _build/teacher
 	test -f _build/teacher/_build/html/index.html
+	! grep -l 'class="solution' _build/teacher/_build/html/notebooks/*.html
 
 test: lint unit nbval verified-book
 

@@ -6,7 +6,7 @@
 - ``verified`` (`make test`): the strict build executes only the notebooks named (from
   scratch, as `make book` does); every other page is rendered from the committed outputs
   that `make nbval` has just verified, so no notebook runs twice except those named.
-- ``teacher`` (`make teacher-book`): nothing executed, the exercises' solutions hidden.
+- ``teacher`` (`make teacher-book`): nothing executed, the exercises' solutions removed.
 
 Everything else (warnings as errors, ``nb_execution_raise_on_error``, stderr as a
 warning) is the reader's configuration, unchanged.
@@ -34,9 +34,10 @@ def verified_config(config, executed):
 
 
 def teacher_config(config):
-    """``config`` with nothing executed and the solutions hidden."""
+    """``config`` with nothing executed and the solutions removed (book/_ext/teacher_build.py:
+    sphinx-exercise's own ``hide_solutions`` breaks on gated solutions)."""
     config["execute"]["execute_notebooks"] = "off"
-    config["sphinx"]["config"]["hide_solutions"] = True
+    config["sphinx"]["local_extensions"] = {"teacher_build": str(ROOT / "book" / "_ext")}
     return config
 
 
