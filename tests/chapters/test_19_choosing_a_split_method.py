@@ -452,7 +452,7 @@ def test_what_the_ensembles_cost(relative_time):
     ratio = {name: medians[(name, "treelib")] / wall[(data, "random forest", "treelib")]
              for data, name in [("california_housing", "california"), ("a9a", "a9a")]}
     assert f"{ratio['california']:.2g}" == "0.43" and f"{ratio['a9a']:.2g}" == "0.042"
-    claim(NOTEBOOK, "Random decision trees are the cheapest trees of treelib's ensembles")
+    claim(NOTEBOOK, "Random decision trees are the cheapest of treelib's forests in `forests.csv`")
     for data in ["california_housing", "a9a"]:
         per_tree = at_30[(at_30.data == data) & (at_30.library == "treelib")].set_index(
             "method").seconds / 30
