@@ -125,9 +125,9 @@ def test_the_subtraction_figure_and_exercise(training, full_tree):
     left = X[:, tree.feature[0]] <= tree.threshold[0]
     smaller = left if left.sum() < (~left).sum() else ~left
     assert smaller.sum() == 3277
-    claim(NOTEBOOK, "With quantile bins the parent's histogram is nearly flat, 336 to 651 block "
-                    "groups per bin. The high-income child is spread very unevenly over the "
-                    "same bins: from 5 block groups in the northernmost bin (latitude 39.43 "
+    claim(NOTEBOOK, "With quantile bins the parent's histogram is far more even than its "
+                    "child's, 336 to 651 block groups per bin. The high-income child is spread "
+                    "very unevenly over the same bins: from 5 block groups in the northernmost bin (latitude 39.43 "
                     "to 41.95) to 234 in a bin south of Los Angeles (33.60 to 33.73).")
     lat_codes, lat_cuts = bin_features(X[:, [6]], max_bins=32)
     parent = np.bincount(lat_codes[:, 0], minlength=32)
@@ -236,8 +236,8 @@ def test_committed_growth_has_the_million_row_builders():
     assert round(seconds["sklearn"] / seconds["level_wise_hist"], 1) == 4.9
     leaves = million[million.method == "level_wise_hist"].n_leaves.unique()
     assert len(leaves) == 1 and round(1_000_000 / leaves[0]) == 1172
-    claim(NOTEBOOK, "scikit-learn's exact tree, which splits float32 copies of the values, "
-                    "differs from treelib's exact one too")
+    claim(NOTEBOOK, "scikit-learn's exact tree differs from treelib's exact one too, although "
+                    "both split the same float32 values")
     leaf_counts = million.groupby("method").n_leaves.first()
     assert leaf_counts["sklearn"] != leaf_counts["level_wise"]
     assert leaf_counts["level_wise_hist"] != leaf_counts["level_wise"]
