@@ -101,8 +101,8 @@ def test_share_of_candidate_cuts_at_the_root(housing):
           "if the shares at the root held for the whole tree; over whole trees the effect is "
           "weaker (exercise 4), so it accounts for less.")
     claim(PAGE, "adds about 0.15 to the exponent at the root on california_housing (less over "
-          "whole depth-6 trees, 1.00 against 0.88), a third to a half of the 0.33 by which seed 000's baseline's "
-          "exponent exceeds ours.")
+          "whole depth-6 trees, 1.00 against 0.88), a third to a half of the 0.33 by which "
+          "seed 000's baseline's exponent exceeds ours.")
     X, y, _ = housing
     cuts = []
     for n in SIZES:

@@ -127,8 +127,9 @@ def test_the_subtraction_figure_and_exercise(training, full_tree):
     assert smaller.sum() == 3277
     claim(NOTEBOOK, "With quantile bins the parent's histogram is far more even than its "
                     "child's, 336 to 651 block groups per bin. The high-income child is spread "
-                    "very unevenly over the same bins: from 5 block groups in the northernmost bin (latitude 39.43 "
-                    "to 41.95) to 234 in a bin south of Los Angeles (33.60 to 33.73).")
+                    "very unevenly over the same bins: from 5 block groups in the northernmost "
+                    "bin (latitude 39.43 to 41.95) to 234 in a bin south of Los Angeles (33.60 "
+                    "to 33.73).")
     lat_codes, lat_cuts = bin_features(X[:, [6]], max_bins=32)
     parent = np.bincount(lat_codes[:, 0], minlength=32)
     child = np.bincount(lat_codes[smaller, 0], minlength=32)
