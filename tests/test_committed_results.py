@@ -278,7 +278,7 @@ def test_distributed_rounds_add_up():
     repeats = int(info["repeats"])
     for case, part in whole.groupby("case"):
         assert part.groupby("method").size().to_dict() == {
-            "float": repeats, "exact": repeats, "distributed": repeats}, case
+            "float": repeats, "fixed_point": repeats, "distributed": repeats}, case
         remote = part[part.method == "distributed"]
         assert remote.rounds.nunique() == 1 and remote.bytes.nunique() == 1, case
         rounds = fits[(fits.record == "round") & (fits.case == case)]

@@ -1,5 +1,5 @@
 """``treelib.distributed.fit`` on a LocalCluster of two worker processes: the histogram
-tree, the boosting regressor and the binary boosting classifier are the local exact fits
+tree, the boosting regressor and the binary boosting classifier are the local fixed-point fit
 bit for bit, with uneven partitions, an empty one and more partitions than workers, with
 labels of any dtype, and when a worker dies mid-fit; the inputs it refuses, as the local
 fit does; and ``local_cluster`` closes without a word on stderr on a busy machine."""
@@ -65,11 +65,11 @@ def assert_bit_for_bit(remote, local, X):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("model, target", [
-    (DecisionTreeRegressor(splitter="hist", max_depth=6, histogram_sums="exact"), "y"),
+    (DecisionTreeRegressor(splitter="hist", max_depth=6, histogram_sums="fixed_point"), "y"),
     (HistGradientBoostingRegressor(max_iter=3, max_leaf_nodes=8,
-                                   histogram_sums="exact"), "y"),
+                                   histogram_sums="fixed_point"), "y"),
     (HistGradientBoostingClassifier(max_iter=3, max_leaf_nodes=8,
-                                    histogram_sums="exact"), "labels"),
+                                    histogram_sums="fixed_point"), "labels"),
 ], ids=["tree", "boosting_regressor", "boosting_classifier"])
 def test_distributed_fit_is_the_local_fit_bit_for_bit(client, data, model, target):
     X, y = data
@@ -90,7 +90,7 @@ def test_distributed_fit_is_the_local_fit_bit_for_bit(client, data, model, targe
 @pytest.mark.slow
 def test_float32_dask_input_and_one_partition(client, data):
     X, y = data
-    model = DecisionTreeRegressor(splitter="hist", max_depth=4, histogram_sums="exact")
+    model = DecisionTreeRegressor(splitter="hist", max_depth=4, histogram_sums="fixed_point")
     remote = distributed.fit(clone(model), da.from_array(X.astype(np.float32), chunks=-1),
                              da.from_array(y, chunks=-1), client)
     assert_bit_for_bit(remote, clone(model).fit(X.astype(np.float32), y), X)
@@ -99,10 +99,10 @@ def test_float32_dask_input_and_one_partition(client, data):
 def test_refuses_float_sums_and_other_inputs():
     X, y = np.arange(40.0).reshape(20, 2), np.arange(20.0)
     Xd, yd = da.from_array(X, chunks=(5, -1)), da.from_array(y, chunks=5)
-    exact = DecisionTreeRegressor(splitter="hist", histogram_sums="exact")
-    with pytest.raises(ValueError, match="needs histogram_sums='exact'"):
+    exact = DecisionTreeRegressor(splitter="hist", histogram_sums="fixed_point")
+    with pytest.raises(ValueError, match="needs histogram_sums='fixed_point'"):
         distributed.fit(DecisionTreeRegressor(splitter="hist"), Xd, yd, None)
-    with pytest.raises(ValueError, match="needs histogram_sums='exact'"):
+    with pytest.raises(ValueError, match="needs histogram_sums='fixed_point'"):
         distributed.fit(HistGradientBoostingRegressor(), Xd, yd, None)
     with pytest.raises(ValueError, match="must be dask arrays"):
         distributed.fit(exact, X, y, None)
@@ -113,16 +113,16 @@ def test_refuses_float_sums_and_other_inputs():
     with pytest.raises(ValueError, match="fits"):
         distributed.fit(DecisionTreeClassifier(), Xd, yd, None)
     with pytest.raises(ValueError, match="splitter='hist'"):
-        distributed.fit(DecisionTreeRegressor(histogram_sums="exact"), Xd, yd, None)
+        distributed.fit(DecisionTreeRegressor(histogram_sums="fixed_point"), Xd, yd, None)
     with pytest.raises(ValueError, match="early stopping"):
-        distributed.fit(HistGradientBoostingRegressor(histogram_sums="exact",
+        distributed.fit(HistGradientBoostingRegressor(histogram_sums="fixed_point",
                                                       early_stopping=True), Xd, yd, None)
 
 
 def test_refuses_unknown_chunk_sizes_by_name():
     X = da.from_array(np.arange(40.0).reshape(20, 2) - 20, chunks=(5, -1))
     y = da.from_array(np.arange(20.0), chunks=5)
-    exact = DecisionTreeRegressor(splitter="hist", histogram_sums="exact")
+    exact = DecisionTreeRegressor(splitter="hist", histogram_sums="fixed_point")
     with pytest.raises(ValueError, match=r"X has unknown chunk sizes.*X.compute_chunk_sizes"):
         distributed.fit(exact, X[X[:, 0] > 0], y[y > 9], None)
     with pytest.raises(ValueError, match=r"y has unknown chunk sizes.*y.compute_chunk_sizes"):
@@ -137,7 +137,7 @@ def test_classes_and_predictions_keep_the_labels_dtype(client, data, labels):
     X, y = data
     y = labels[(y > 2).astype(int)]
     model = HistGradientBoostingClassifier(max_iter=2, max_leaf_nodes=4,
-                                           histogram_sums="exact")
+                                           histogram_sums="fixed_point")
     remote = distributed.fit(clone(model), da.from_array(X, chunks=(CHUNKS, -1)),
                              da.from_array(y, chunks=500), client)
     local = clone(model).fit(X, y)
@@ -152,7 +152,7 @@ def test_classes_and_predictions_keep_the_labels_dtype(client, data, labels):
 def test_targets_the_local_fit_refuses_are_refused_as_it_does(client, data):
     X, y = data
     Xd = da.from_array(X, chunks=(CHUNKS, -1))
-    regressor = HistGradientBoostingRegressor(max_iter=1, histogram_sums="exact")
+    regressor = HistGradientBoostingRegressor(max_iter=1, histogram_sums="fixed_point")
     words = da.from_array(np.where(y > 2, "high", "low"), chunks=500)
     with pytest.raises(ValueError, match="y must be numbers for a regressor"):
         distributed.fit(clone(regressor), Xd, words, client)
@@ -160,7 +160,7 @@ def test_targets_the_local_fit_refuses_are_refused_as_it_does(client, data):
     remote = distributed.fit(clone(regressor), Xd, da.from_array(numbers, chunks=500),
                              client)
     assert_bit_for_bit(remote, clone(regressor).fit(X, numbers), X)
-    classifier = HistGradientBoostingClassifier(max_iter=1, histogram_sums="exact")
+    classifier = HistGradientBoostingClassifier(max_iter=1, histogram_sums="fixed_point")
     for target, message in [(np.where(y > 2, 0.5, 1.5), "Unknown label type: continuous"),
                             (np.where(y > 2, np.nan, 1.0), "Input y contains NaN")]:
         with pytest.raises(ValueError, match=message):
@@ -207,8 +207,8 @@ def kill_at_round(monkeypatch, number, kill):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("model", [
-    DecisionTreeRegressor(splitter="hist", max_depth=5, histogram_sums="exact"),
-    HistGradientBoostingRegressor(max_iter=3, max_leaf_nodes=8, histogram_sums="exact"),
+    DecisionTreeRegressor(splitter="hist", max_depth=5, histogram_sums="fixed_point"),
+    HistGradientBoostingRegressor(max_iter=3, max_leaf_nodes=8, histogram_sums="fixed_point"),
 ], ids=["tree", "boosting"])
 def test_a_worker_killed_mid_fit_is_replaced_exactly(client, data, model, monkeypatch):
     X, y = data
@@ -232,7 +232,7 @@ def test_a_fit_whose_workers_all_left_raises_within_its_timeout(monkeypatch):
         kill_at_round(monkeypatch, 3, lambda parts: cluster.scale(0))
         start = time.perf_counter()
         error = fit_in_thread(
-            DecisionTreeRegressor(splitter="hist", max_depth=4, histogram_sums="exact"),
+            DecisionTreeRegressor(splitter="hist", max_depth=4, histogram_sums="fixed_point"),
             da.from_array(X, chunks=(50, -1)), da.from_array(X[:, 0], chunks=50), client,
             2.0)
         assert isinstance(error, distributed.WorkerLostError), error
@@ -245,7 +245,7 @@ import numpy as np
 from treelib import distributed
 from treelib.estimators import DecisionTreeRegressor
 X = np.random.default_rng(0).normal(size=(400, 3))
-tree = DecisionTreeRegressor(splitter="hist", max_depth=3, histogram_sums="exact")
+tree = DecisionTreeRegressor(splitter="hist", max_depth=3, histogram_sums="fixed_point")
 if {with_block}:
     with distributed.local_cluster() as (cluster, client):
         distributed.fit(tree, distributed.row_blocks(X, 100),

@@ -30,7 +30,7 @@ from treelib.finders import Finder, best_split
 from treelib.split import Split
 from treelib.tree import Tree
 
-__version__ = "0.2.0"
+__version__ = "0.3.0"
 
 ESTIMATORS = ("DecisionTreeRegressor", "DecisionTreeClassifier",
               "RandomDecisionTreeClassifier", "RandomDecisionTreeRegressor",

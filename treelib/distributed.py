@@ -2,7 +2,7 @@
 
 ``fit(estimator, X, y, client)`` fits a ``DecisionTreeRegressor(splitter="hist")``, a
 ``HistGradientBoostingRegressor`` or a binary ``HistGradientBoostingClassifier``, each with
-``histogram_sums="exact"``, on ``X`` and ``y`` given as dask arrays partitioned by rows,
+``histogram_sums="fixed_point"``, on ``X`` and ``y`` given as dask arrays partitioned by rows,
 and the fitted estimator is the one ``estimator.fit(X.compute(), y.compute())`` gives,
 bit for bit: the same tree arrays, leaf values, classes and predictions.  It works as
 LightGBM's data-parallel learner and xgboost.dask do:
@@ -46,11 +46,11 @@ from treelib.estimators import (
     HistGradientBoostingRegressor,
 )
 from treelib.estimators.boosting import AUTO_EARLY_STOPPING_SAMPLES
-from treelib.estimators.exact import (
-    check_exact_boosting,
-    check_exact_tree,
-    fit_exact_boosting,
-    fit_exact_tree,
+from treelib.estimators.fixed_point import (
+    check_fixed_point_boosting,
+    check_fixed_point_tree,
+    fit_fixed_point_boosting,
+    fit_fixed_point_tree,
     set_inputs,
 )
 from treelib.estimators.params import forget_fit
@@ -327,8 +327,8 @@ def check_inputs(estimator, X, y):
     if not isinstance(estimator, SUPPORTED):
         raise ValueError(f"distributed.fit fits {[c.__name__ for c in SUPPORTED]}; got "
                          f"{type(estimator).__name__}")
-    if getattr(estimator, "histogram_sums", None) != "exact":
-        raise ValueError("distributed.fit needs histogram_sums='exact': float sums depend "
+    if getattr(estimator, "histogram_sums", None) != "fixed_point":
+        raise ValueError("distributed.fit needs histogram_sums='fixed_point': float sums depend "
                          "on the order of the additions, so histograms added worker by "
                          "worker would not give the local fit's tree; got histogram_sums="
                          f"{estimator.histogram_sums!r}")
@@ -359,42 +359,42 @@ def fit_classes(estimator, parts):
     if classes.dtype.kind == "f":
         assert_all_finite(classes, input_name="y")
     check_classification_targets(classes)
-    check_exact_boosting(estimator, len(classes))
+    check_fixed_point_boosting(estimator, len(classes))
     estimator.classes_, estimator.n_classes_ = classes, len(classes)
     parts.update("encode_classes", classes)
 
 
 def fit(estimator, X, y, client, timeout=60.0):
-    """Fit ``estimator`` (``histogram_sums="exact"``) on the dask arrays ``X`` (rows x
+    """Fit ``estimator`` (``histogram_sums="fixed_point"``) on the dask arrays ``X`` (rows x
     features, partitioned by rows) and ``y`` on the workers of ``client``; the result is
     ``estimator.fit(X.compute(), y.compute())`` bit for bit.  Sets the estimator's fitted
     attributes and ``distributed_stats_``; returns the estimator.  Parts lost with a worker
     are rebuilt; ``WorkerLostError`` if no worker is left for ``timeout`` seconds.  Costs
-    the rounds of the local exact fit, each a tree reduction."""
+    the rounds of the local fixed-point fit, each a tree reduction."""
     y = check_inputs(estimator, X, y)
     tree = isinstance(estimator, DecisionTreeRegressor)
     classifier = isinstance(estimator, HistGradientBoostingClassifier)
     forget_fit(estimator)
     n_features = X.shape[1]
     if tree:
-        check_exact_tree(estimator, n_features)
+        check_fixed_point_tree(estimator, n_features)
     else:
         estimator._check_parameters()
         estimator.do_early_stopping_ = (X.shape[0] > AUTO_EARLY_STOPPING_SAMPLES
                                         if estimator.early_stopping == "auto"
                                         else estimator.early_stopping)
-        check_exact_boosting(estimator)
+        check_fixed_point_boosting(estimator)
     parts = DaskParts(client, X, y, np.float32 if tree else np.float64, classifier,
                       timeout)
     if not classifier and not np.isfinite(parts.reduce("max_abs_target").value):
         raise ValueError("y has NaN or infinite values")
     set_inputs(estimator, n_features)
     if tree:
-        fit_exact_tree(estimator, parts, n_features)
+        fit_fixed_point_tree(estimator, parts, n_features)
     elif classifier:
         fit_classes(estimator, parts)
-        fit_exact_boosting(estimator, parts, HalfBinomialLoss())
+        fit_fixed_point_boosting(estimator, parts, HalfBinomialLoss())
     else:
-        fit_exact_boosting(estimator, parts, HalfSquaredError())
+        fit_fixed_point_boosting(estimator, parts, HalfSquaredError())
     estimator.distributed_stats_ = parts.stats()
     return estimator

@@ -80,8 +80,8 @@ def gain_from_sums(sum_left, w_left, total, w, criterion, l2=0.0, sum_right=None
       squared-error gain.
 
     ``sum_right``: the right child's sums when they are known more exactly than ``total -
-    sum_left`` (the exact-sum growers, ``treelib.growth.exact_hist``: each side made one
-    float from exact sums); squared error, Gini and Newton only.
+    sum_left`` (the fixed-point growers, ``treelib.growth.fixed_point_tree``: each side made one
+    float from fixed-point sums); squared error, Gini and Newton only.
 
     A cut with an empty side gives inf or nan: callers mask those.
     """

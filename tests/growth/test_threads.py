@@ -93,7 +93,7 @@ def test_estimators_take_n_jobs_level_wise_only():
     with pytest.raises(ValueError, match="builder='level_wise'"):
         DecisionTreeRegressor(n_jobs=2).fit(X, y)
     with pytest.raises(ValueError, match="one thread"):
-        DecisionTreeRegressor(splitter="hist", histogram_sums="exact", n_jobs=2).fit(X, y)
+        DecisionTreeRegressor(splitter="hist", histogram_sums="fixed_point", n_jobs=2).fit(X, y)
     for bad in (0, -2, 1.5, True, "2"):
         with pytest.raises(ValueError, match="n_jobs"):
             DecisionTreeRegressor(builder="level_wise", n_jobs=bad).fit(X, y)

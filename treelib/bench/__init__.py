@@ -104,7 +104,7 @@ BENCHMARKS["parallel"] = Benchmark(parallel, "n_jobs 1 and 2 in the level-wise g
 BENCHMARKS["boosting"] = Benchmark(boosting, "gradient boosting against scikit-learn, "
                                    "LightGBM and XGBoost; line search; GOSS (minutes)",
                                    "boosting")
-BENCHMARKS["distributed"] = Benchmark(distributed, "exact-sum trees and boosting on a "
+BENCHMARKS["distributed"] = Benchmark(distributed, "fixed-point trees and boosting on a "
                                       "LocalCluster of 2 workers: bytes per round, time "
                                       "against the local exact and float fits (quick; "
                                       "--full: all of california)", "distributed_quick",

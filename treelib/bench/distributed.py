@@ -2,10 +2,10 @@
 
 On a ``LocalCluster`` of two single-threaded worker processes (``treelib.distributed
 .local_cluster``), each case is fitted three ways: the float histogram fit
-(``histogram_sums="float"``, today's default), the local exact fit (``"exact"``, one block
-of rows) and the distributed exact fit (``treelib.distributed.fit``, the rows in
-``PARTITIONS`` blocks); the distributed fit is checked to be the local exact fit bit for
-bit.  Rows of the result:
+(``histogram_sums="float"``, today's default), the local fixed-point fit (``"fixed_point"``,
+one block of rows) and the distributed fixed-point fit (``treelib.distributed.fit``, the
+rows in ``PARTITIONS`` blocks); the distributed fit is checked to be the local fixed-point
+fit bit for bit.  Rows of the result:
 
 - ``record="fit"``: one per fit, its wall seconds (``seconds``), and for the distributed
   fit its rounds and the bytes its reductions moved at most (``bytes``: (partitions - 1)
@@ -68,7 +68,7 @@ def run(full=False, repeats=3, seed=0, progress=None):
     cluster, client = distributed.local_cluster(n_workers=2)
     startup = time.perf_counter() - start
     try:
-        first = cases(False)[0][1]("exact")       # the workers import treelib once, untimed
+        first = cases(False)[0][1]("fixed_point")       # the workers import treelib once, untimed
         distributed.fit(first, distributed.row_blocks(X_all[:200], 100),
                         distributed.row_blocks(y_all[:200], 100), client)
         with threadpool_limits(limits=1):
@@ -80,10 +80,10 @@ def run(full=False, repeats=3, seed=0, progress=None):
                 Xd, yd = distributed.row_blocks(X, sizes), distributed.row_blocks(y, sizes)
                 for repeat in range(repeats):
                     fits = {}
-                    for method in ("float", "exact", "distributed"):
+                    for method in ("float", "fixed_point", "distributed"):
                         started = time.perf_counter()
                         if method == "distributed":
-                            fits[method] = distributed.fit(model("exact"), Xd, yd, client)
+                            fits[method] = distributed.fit(model("fixed_point"), Xd, yd, client)
                         else:
                             fits[method] = model(method).fit(X, y)
                         seconds = time.perf_counter() - started
@@ -97,9 +97,9 @@ def run(full=False, repeats=3, seed=0, progress=None):
                         if progress is not None:
                             print(f"{name:>14} {method:>11} repeat {repeat}: {seconds:7.3f} s",
                                   file=progress, flush=True)
-                    if not same_fit(fits["distributed"], fits["exact"], X):
+                    if not same_fit(fits["distributed"], fits["fixed_point"], X):
                         raise AssertionError(f"{name}: the distributed fit is not the local "
-                                             "exact fit")
+                                             "fixed-point fit")
                     if repeat == 0:
                         stats = fits["distributed"].distributed_stats_
                         for i, size in enumerate(stats["bytes_per_round"]):
@@ -120,10 +120,10 @@ def run(full=False, repeats=3, seed=0, progress=None):
 
 
 def ratios(fits):
-    """Median seconds of each method per case, and the ratios distributed / exact and
-    exact / float."""
+    """Median seconds of each method per case, and the ratios distributed / fixed_point and
+    fixed_point / float."""
     table = (fits[fits.record == "fit"].groupby(["case", "method"])["seconds"].median()
              .unstack("method"))
-    table["exact / float"] = table["exact"] / table["float"]
-    table["distributed / exact"] = table["distributed"] / table["exact"]
+    table["fixed_point / float"] = table["fixed_point"] / table["float"]
+    table["distributed / fixed_point"] = table["distributed"] / table["fixed_point"]
     return table

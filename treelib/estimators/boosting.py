@@ -49,10 +49,10 @@ from treelib.estimators.encoding import (
     is_dataframe,
     object_array,
 )
-from treelib.estimators.exact import (
-    check_exact_boosting,
+from treelib.estimators.fixed_point import (
+    check_fixed_point_boosting,
     check_histogram_sums,
-    fit_exact_boosting,
+    fit_fixed_point_boosting,
     unsupported,
 )
 from treelib.estimators.params import (
@@ -141,11 +141,11 @@ class BaseHistGradientBoosting(BaseEstimator):
             weights = check_sample_weight(sample_weight, len(y))
         self.do_early_stopping_ = (len(y) > AUTO_EARLY_STOPPING_SAMPLES
                                    if self.early_stopping == "auto" else self.early_stopping)
-        if self.histogram_sums == "exact":
+        if self.histogram_sums == "fixed_point":
             if weights is not None:
                 unsupported("sample_weight")
-            check_exact_boosting(self, len(np.unique(y)) if stratify is not None else None)
-            return fit_exact_boosting(self, LocalParts([RowPart(X, y)]), loss)
+            check_fixed_point_boosting(self, len(np.unique(y)) if stratify is not None else None)
+            return fit_fixed_point_boosting(self, LocalParts([RowPart(X, y)]), loss)
         rng = check_random_state(self.random_state)
         seed = rng.randint(np.iinfo(np.uint32).max, dtype="u8")   # scikit-learn's draws
         goss_rng = np.random.default_rng(rng.randint(np.iinfo(np.uint32).max, dtype="u8"))
@@ -257,9 +257,9 @@ default="from_dtype"
         ``other_rate`` of the rest (LightGBM's gradient-based one-side sampling).
     top_rate, other_rate : float, default=0.2, 0.1
         The two fractions of GOSS.
-    histogram_sums : {"float", "exact"}, default="float"
-        "exact": fixed-point sums independent of the order of the additions
-        (``treelib.estimators.exact``), so that ``treelib.distributed.fit`` boosts the
+    histogram_sums : {"float", "fixed_point"}, default="float"
+        "fixed_point": fixed-point sums independent of the order of the additions
+        (``treelib.estimators.fixed_point``), so that ``treelib.distributed.fit`` boosts the
         same trees bit for bit on a cluster; squared error or two classes, without
         early stopping, GOSS, line search, sample weights, NaN or categorical features.
 

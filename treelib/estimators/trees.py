@@ -18,10 +18,10 @@ from treelib.criteria import (
     one_hot,
 )
 from treelib.estimators.encoding import categorical_mask, encode_categories, fit_categories
-from treelib.estimators.exact import (
-    check_exact_tree,
+from treelib.estimators.fixed_point import (
+    check_fixed_point_tree,
     check_histogram_sums,
-    fit_exact_tree,
+    fit_fixed_point_tree,
     unsupported,
 )
 from treelib.estimators.params import (
@@ -271,9 +271,9 @@ class DecisionTreeRegressor(RegressorMixin, BaseDecisionTree):
         half the Poisson deviance (the mean; targets must be non-negative with a positive
         sum), or the mean absolute deviation from the median (the median; exact
         splitters and per-node builders only, without missing values).
-    histogram_sums : {"float", "exact"}, default="float"
-        "exact": histograms of fixed-point sums that do not depend on the order of the
-        additions (``treelib.estimators.exact``), so that ``treelib.distributed.fit`` on
+    histogram_sums : {"float", "fixed_point"}, default="float"
+        "fixed_point": histograms of fixed-point sums that do not depend on the order of the
+        additions (``treelib.estimators.fixed_point``), so that ``treelib.distributed.fit`` on
         rows spread over a cluster grows this tree bit for bit; needs splitter="hist",
         squared error, level-wise growth (builder None or "level_wise"), every feature,
         no sample weights, missing values or categorical features.  The tree is then
@@ -303,14 +303,14 @@ class DecisionTreeRegressor(RegressorMixin, BaseDecisionTree):
         ``sample_weight`` (default: 1)."""
         X, y, weights = self._validate_fit(X, y, sample_weight, y_numeric=True)
         y = check_target_range(np.asarray(y, dtype=np.float64))
-        if check_histogram_sums(self.histogram_sums) == "exact":
+        if check_histogram_sums(self.histogram_sums) == "fixed_point":
             if weights is not None:
                 unsupported("sample_weight")
             if self.n_jobs not in (None, 1):
-                unsupported(f"n_jobs={self.n_jobs!r}", "histogram_sums='exact' searches "
+                unsupported(f"n_jobs={self.n_jobs!r}", "histogram_sums='fixed_point' searches "
                             "with one thread")
-            check_exact_tree(self, X.shape[1])
-            return fit_exact_tree(self, LocalParts([RowPart(X, y)]), X.shape[1])
+            check_fixed_point_tree(self, X.shape[1])
+            return fit_fixed_point_tree(self, LocalParts([RowPart(X, y)]), X.shape[1])
         if self.criterion == "poisson":
             check_poisson_targets(y)
         return self._grow(X, y[:, None], weights)

@@ -1,12 +1,12 @@
 """Where the rows are: blocks of rows that build their nodes' histograms themselves.
 
-The exact-sum growers (``treelib.growth.exact_hist``, ``treelib.growth.exact_boosting``)
-never touch a row.  They ask a *row provider* questions about nodes, a batch of nodes per
-call, and tell it where the rows go; the answers are sums of fixed-point digits
-(``treelib.fixed_point``), which add up exactly in any order.  So the rows may be
-anywhere: in one array in this process (``LocalParts`` of one ``RowPart``), in several
-blocks, or on the workers of a cluster (``treelib.distributed``), and the grown tree is the
-same to the last bit.
+The fixed-point growers (``treelib.growth.fixed_point_tree``,
+``treelib.growth.fixed_point_boosting``) never touch a row.  They ask a *row provider*
+questions about nodes, a batch of nodes per call, and tell it where the rows go; the answers
+are sums of fixed-point digits (``treelib.fixed_point``), which add up exactly in any order.
+So the rows may be anywhere: in one array in this process (``LocalParts`` of one
+``RowPart``), in several blocks, or on the workers of a cluster (``treelib.distributed``),
+and the grown tree is the same to the last bit.
 
 A ``RowPart`` holds one block of rows: their raw features until they are binned, then
 their bin codes (uint8, one column per feature), their target, the per-row statistics
@@ -256,7 +256,7 @@ class RowPart:
 
 
 class LocalParts:
-    """A row provider of ``RowPart`` s held in this process (the local exact fits use
+    """A row provider of ``RowPart`` s held in this process (the local fixed-point fit use
     one).  ``stats`` records the rounds and the bytes of the merged answers."""
 
     def __init__(self, parts):

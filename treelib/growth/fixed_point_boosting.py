@@ -1,4 +1,4 @@
-"""Gradient boosting from exact sums: the same trees however the rows are split up.
+"""Gradient boosting from fixed-point sums: the same trees however the rows are split up.
 
 The boosting loop of ``treelib.growth.boosting`` with every sum made exact
 (``treelib.fixed_point``), so that a fit whose rows sit in several blocks, on several
@@ -18,7 +18,7 @@ array:
 - each block adds its leaves' values to its rows' raw predictions.
 
 No missing values, categorical features, sample weights, GOSS or line search here (the
-estimators refuse them with ``histogram_sums="exact"``).  One round per split (its
+estimators refuse them with ``histogram_sums="fixed_point"``).  One round per split (its
 smaller child's histograms), one for the root, four per iteration besides.
 """
 
@@ -38,7 +38,7 @@ def exact_mean_target(parts):
     return float(to_float(parts.reduce("target_sum", grid), grid)) / n
 
 
-def boost_exact(parts, n_bins, loss, *, max_iter=100, learning_rate=0.1, rules=None,
+def boost_fixed_point(parts, n_bins, loss, *, max_iter=100, learning_rate=0.1, rules=None,
                 counter=None):
     """Boost ``max_iter`` trees on the binned rows of ``parts`` (a row provider whose
     widest feature has ``n_bins`` bins) with ``loss`` (one raw prediction).  Returns
@@ -52,7 +52,7 @@ def boost_exact(parts, n_bins, loss, *, max_iter=100, learning_rate=0.1, rules=N
         grids = [make_grid(top.value, parts.n_rows)
                  for top in parts.reduce("max_abs_values")]
         parts.update("write_digits", grids)
-        tree = grow_exact_boosting_tree(parts, n_bins, grids, rules, learning_rate, counter)
+        tree = grow_fixed_point_boosting_tree(parts, n_bins, grids, rules, learning_rate, counter)
         parts.update("update_predictions", tree.value[:, 0])
         trees.append([tree])
     return baseline, trees
@@ -65,7 +65,7 @@ def node_floats(digits, grids, n):
                else np.asarray(n, dtype=np.float64))
 
 
-def grow_exact_boosting_tree(parts, n_bins, grids, rules, shrinkage=1.0, counter=None):
+def grow_fixed_point_boosting_tree(parts, n_bins, grids, rules, shrinkage=1.0, counter=None):
     """One tree on the statistics digits of ``parts`` (``grids``: of g, and of h unless
     constant), grown as ``grow_boosting_tree`` grows it; node ids: the root 0, the k-th
     split's children 2k + 1 and 2k + 2.  Leaves the rows at their leaves.  Returns the

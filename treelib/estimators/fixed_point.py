@@ -1,16 +1,17 @@
-"""``histogram_sums="exact"``: the estimators fitted from exact sums, on rows anywhere.
+"""``histogram_sums="fixed_point"``: the estimators fitted from fixed-point sums, on rows anywhere.
 
 ``DecisionTreeRegressor(splitter="hist")`` and the HistGradientBoosting estimators take
-``histogram_sums="float"`` (their default: float histograms, as before) or ``"exact"``:
-fixed-point sums that do not depend on the order of the additions
-(``treelib.growth.exact_hist``, ``treelib.growth.exact_boosting``), so that a fit on rows
-split into blocks, on the workers of a cluster (``treelib.distributed.fit``), is the local
-fit bit for bit.  The fits here take a row provider (``treelib.growth.row_parts``): the
-local ``fit`` passes its one block of rows, ``treelib.distributed`` the cluster's blocks.
-The bin thresholds come from every block's distinct values and their counts, merged
-(``treelib.binning.thresholds_from_counts``: the local binning, bit for bit).
+``histogram_sums="float"`` (their default: float histograms, as before) or
+``"fixed_point"``: fixed-point sums that do not depend on the order of the additions
+(``treelib.growth.fixed_point_tree``, ``treelib.growth.fixed_point_boosting``), so that a
+fit on rows split into blocks, on the workers of a cluster (``treelib.distributed.fit``), is
+the local fit bit for bit.  The fits here take a row provider
+(``treelib.growth.row_parts``): the local ``fit`` passes its one block of rows,
+``treelib.distributed`` the cluster's blocks. The bin thresholds come from every block's
+distinct values and their counts, merged (``treelib.binning.thresholds_from_counts``: the
+local binning, bit for bit).
 
-Exact sums cover squared error (trees and boosting) and binary log-loss; anything else
+Fixed-point sums cover squared error (trees and boosting) and binary log-loss; anything else
 raises a ValueError that names it.
 """
 
@@ -20,11 +21,11 @@ from treelib.binning import thresholds_from_counts
 from treelib.counters import GrowthCounter
 from treelib.estimators.params import check_number
 from treelib.growth.boosting_grower import BoostingRules, on_features
-from treelib.growth.exact_boosting import boost_exact
-from treelib.growth.exact_hist import grow_exact_tree
+from treelib.growth.fixed_point_boosting import boost_fixed_point
+from treelib.growth.fixed_point_tree import grow_fixed_point_tree
 
 #: The options of ``histogram_sums``.
-HISTOGRAM_SUMS = ("float", "exact")
+HISTOGRAM_SUMS = ("float", "fixed_point")
 
 
 def check_histogram_sums(value):
@@ -34,7 +35,7 @@ def check_histogram_sums(value):
     return value
 
 
-def unsupported(option, why="histogram_sums='exact' does not support it"):
+def unsupported(option, why="histogram_sums='fixed_point' does not support it"):
     raise ValueError(f"{option}: {why}")
 
 
@@ -55,66 +56,66 @@ def set_inputs(estimator, n_features):
     estimator.categories_ = [None] * n_features
 
 
-def check_exact_tree(tree, n_features):
-    """Raise a ValueError naming what a tree with exact sums cannot do."""
+def check_fixed_point_tree(tree, n_features):
+    """Raise a ValueError naming what a tree with fixed-point sums cannot do."""
     if tree.splitter != "hist":
-        unsupported(f"splitter={tree.splitter!r}", "histogram_sums='exact' sums "
+        unsupported(f"splitter={tree.splitter!r}", "histogram_sums='fixed_point' sums "
                     "histograms: it needs splitter='hist'")
     if tree.criterion != "squared_error":
-        unsupported(f"criterion={tree.criterion!r}", "histogram_sums='exact' supports "
+        unsupported(f"criterion={tree.criterion!r}", "histogram_sums='fixed_point' supports "
                     "criterion='squared_error' only")
     if tree.builder not in (None, "level_wise"):
-        unsupported(f"builder={tree.builder!r}", "histogram_sums='exact' grows level-wise "
+        unsupported(f"builder={tree.builder!r}", "histogram_sums='fixed_point' grows level-wise "
                     "(builder=None or 'level_wise')")
     if tree.max_leaf_nodes is not None:
-        unsupported(f"max_leaf_nodes={tree.max_leaf_nodes!r}", "histogram_sums='exact' "
+        unsupported(f"max_leaf_nodes={tree.max_leaf_nodes!r}", "histogram_sums='fixed_point' "
                     "grows level-wise and cannot stop at a number of leaves")
     if tree.max_features is not None:
-        unsupported(f"max_features={tree.max_features!r}", "histogram_sums='exact' "
+        unsupported(f"max_features={tree.max_features!r}", "histogram_sums='fixed_point' "
                     "searches every feature (max_features=None)")
     if np.any(getattr(tree, "is_categorical_", False)):
         unsupported("categorical features")
 
 
-def fit_exact_tree(tree, parts, n_features):
+def fit_fixed_point_tree(tree, parts, n_features):
     """Fit the ``DecisionTreeRegressor`` ``tree`` on the rows of ``parts`` from exact
     sums; sets ``tree_``, ``bin_thresholds_``, ``feature_importances_``,
     ``max_features_`` and ``growth_counter_``."""
-    check_exact_tree(tree, n_features)
+    check_fixed_point_tree(tree, n_features)
     n = parts.n_rows
     rules = tree._stopping_rules(n)
     msl = tree._min_samples_leaf(n)
     thresholds = merged_thresholds(parts, tree.max_bins)
     parts.update("bin", thresholds)
     tree.growth_counter_ = GrowthCounter()
-    tree.tree_ = grow_exact_tree(parts, thresholds, rules, msl, tree.growth_counter_)
+    tree.tree_ = grow_fixed_point_tree(parts, thresholds, rules, msl, tree.growth_counter_)
     tree.bin_thresholds_ = thresholds
     tree.max_features_ = n_features
     tree.feature_importances_ = tree.tree_.feature_importances(n_features)
     return tree
 
 
-def check_exact_boosting(model, n_classes=None):
-    """Raise a ValueError naming what boosting with exact sums cannot do (after
+def check_fixed_point_boosting(model, n_classes=None):
+    """Raise a ValueError naming what boosting with fixed-point sums cannot do (after
     ``do_early_stopping_`` is set)."""
     if model.do_early_stopping_:
-        unsupported("early stopping", "histogram_sums='exact' boosts every iteration: "
+        unsupported("early stopping", "histogram_sums='fixed_point' boosts every iteration: "
                     "set early_stopping=False (with 'auto' it is on above 10,000 rows)")
     if model.sampling is not None:
         unsupported(f"sampling={model.sampling!r}")
     if isinstance(model.learning_rate, str):
-        unsupported(f"learning_rate={model.learning_rate!r}", "histogram_sums='exact' "
+        unsupported(f"learning_rate={model.learning_rate!r}", "histogram_sums='fixed_point' "
                     "takes a fixed learning rate")
     if n_classes is not None and n_classes > 2:
-        unsupported(f"{n_classes} classes", "histogram_sums='exact' supports the binary "
+        unsupported(f"{n_classes} classes", "histogram_sums='fixed_point' supports the binary "
                     "log-loss only")
     if np.any(getattr(model, "is_categorical_", False)):
         unsupported("categorical features")
 
 
-def fit_exact_boosting(model, parts, loss):
+def fit_fixed_point_boosting(model, parts, loss):
     """Boost ``model`` (a HistGradientBoosting estimator whose parameters are checked) on
-    the rows of ``parts`` from exact sums; sets the fitted attributes a float fit sets."""
+    the rows of ``parts`` from fixed-point sums; sets the fitted attributes a float fit sets."""
     check_number("learning_rate", model.learning_rate, integer=False, low=0.0,
                  low_open=True)
     thresholds = merged_thresholds(parts, model.max_bins)
@@ -123,7 +124,7 @@ def fit_exact_boosting(model, parts, loss):
                           min_samples_leaf=model.min_samples_leaf,
                           l2_regularization=float(model.l2_regularization))
     model.growth_counter_ = GrowthCounter()
-    baseline, trees = boost_exact(parts, max(len(t) for t in thresholds) + 1, loss,
+    baseline, trees = boost_fixed_point(parts, max(len(t) for t in thresholds) + 1, loss,
                                   max_iter=model.max_iter, learning_rate=model.learning_rate,
                                   rules=rules, counter=model.growth_counter_)
     model.bin_thresholds_ = thresholds

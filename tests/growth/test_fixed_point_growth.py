@@ -1,4 +1,4 @@
-"""Histogram trees and boosting from exact sums (``histogram_sums="exact"``): the float
+"""Histogram trees and boosting from fixed-point sums (``histogram_sums="fixed_point"``): the float
 histogram tree where no cut nearly ties another, the exact-arithmetic best split, and the
 same bits whatever the order of the rows and however they are split into blocks."""
 
@@ -21,8 +21,8 @@ from treelib.estimators import (
 )
 from treelib.growth import StoppingRules
 from treelib.growth.boosting_grower import BoostingRules
-from treelib.growth.exact_boosting import boost_exact
-from treelib.growth.exact_hist import grow_exact_tree
+from treelib.growth.fixed_point_boosting import boost_fixed_point
+from treelib.growth.fixed_point_tree import grow_fixed_point_tree
 from treelib.growth.row_parts import LocalParts, RowPart
 from treelib.losses import HalfBinomialLoss, HalfSquaredError
 
@@ -34,7 +34,7 @@ def california():
 
 
 def exact_tree(X, y, **options):
-    return DecisionTreeRegressor(splitter="hist", histogram_sums="exact", **options).fit(X, y)
+    return DecisionTreeRegressor(splitter="hist", histogram_sums="fixed_point", **options).fit(X, y)
 
 
 def test_exact_tree_is_the_float_tree_without_near_ties(california):
@@ -53,7 +53,7 @@ def test_exact_boosting_is_the_float_boosting_without_near_ties(california):
     X, y = california
     for model, target in ((HistGradientBoostingRegressor, y),
                           (HistGradientBoostingClassifier, y > 2)):
-        exact = model(max_iter=5, histogram_sums="exact").fit(X, target)
+        exact = model(max_iter=5, histogram_sums="fixed_point").fit(X, target)
         float_ = model(max_iter=5).fit(X, target)
         for a, b in zip(exact.trees_, float_.trees_):
             assert np.array_equal(a[0].feature, b[0].feature)
@@ -130,7 +130,7 @@ def test_tree_bits_do_not_depend_on_row_order_or_blocks(california, seed, k):
     for blocks in ([np.arange(len(y))], np.split(order, cuts)):
         parts = local_parts(X, y, blocks)
         thresholds = binned(parts)
-        trees.append(grow_exact_tree(parts, thresholds, StoppingRules(max_depth=8)))
+        trees.append(grow_fixed_point_tree(parts, thresholds, StoppingRules(max_depth=8)))
     assert_identical_trees(*trees)
 
 
@@ -144,7 +144,7 @@ def test_boosting_bits_do_not_depend_on_row_order_or_blocks(california, loss):
                    [np.arange(0, 1000), np.arange(1000, 1000), np.arange(1000, len(y))]):
         parts = local_parts(X, y, blocks)
         thresholds = binned(parts)
-        fits.append(boost_exact(parts, max(len(t) for t in thresholds) + 1, loss,
+        fits.append(boost_fixed_point(parts, max(len(t) for t in thresholds) + 1, loss,
                                 max_iter=3, rules=BoostingRules(max_leaf_nodes=15)))
     for baseline, trees in fits[1:]:
         assert np.array_equal(baseline, fits[0][0])
@@ -158,8 +158,8 @@ def test_estimators_on_permuted_rows_give_the_same_bits(california):
     a, b = exact_tree(X, y, max_depth=7), exact_tree(X[order], y[order], max_depth=7)
     assert_identical_trees(a.tree_, b.tree_)
     assert np.array_equal(a.predict(X), b.predict(X))
-    c = HistGradientBoostingRegressor(max_iter=3, histogram_sums="exact").fit(X, y)
-    d = HistGradientBoostingRegressor(max_iter=3, histogram_sums="exact").fit(X[order],
+    c = HistGradientBoostingRegressor(max_iter=3, histogram_sums="fixed_point").fit(X, y)
+    d = HistGradientBoostingRegressor(max_iter=3, histogram_sums="fixed_point").fit(X[order],
                                                                              y[order])
     assert np.array_equal(c.predict(X), d.predict(X))
 
@@ -170,7 +170,7 @@ def test_subtraction_is_counted_and_pure_nodes_are_leaves():
     counter = GrowthCounter()
     parts = local_parts(X, y, [np.arange(len(y))])
     thresholds = binned(parts)
-    tree = grow_exact_tree(parts, thresholds, StoppingRules(), counter=counter)
+    tree = grow_fixed_point_tree(parts, thresholds, StoppingRules(), counter=counter)
     assert tree.node_count == 3 and np.array_equal(tree.impurity[1:], [0.0, 0.0])
     model = exact_tree(np.random.default_rng(0).normal(size=(2000, 3)),
                        np.random.default_rng(1).normal(size=2000), max_depth=5)
@@ -188,13 +188,13 @@ def test_subtraction_is_counted_and_pure_nodes_are_leaves():
 def test_tree_options_without_exact_sums_are_refused(options, message):
     X, y = np.arange(40.0).reshape(20, 2), np.arange(20.0)
     with pytest.raises(ValueError, match=message):
-        DecisionTreeRegressor(**{"splitter": "hist", "histogram_sums": "exact", **options}
+        DecisionTreeRegressor(**{"splitter": "hist", "histogram_sums": "fixed_point", **options}
                               ).fit(X, y)
 
 
 def test_tree_inputs_without_exact_sums_are_refused():
     X, y = np.arange(40.0).reshape(20, 2), np.arange(20.0)
-    model = DecisionTreeRegressor(splitter="hist", histogram_sums="exact")
+    model = DecisionTreeRegressor(splitter="hist", histogram_sums="fixed_point")
     with pytest.raises(ValueError, match="sample_weight"):
         model.fit(X, y, sample_weight=np.ones(20))
     X[3, 1] = np.nan
@@ -210,12 +210,12 @@ def test_tree_inputs_without_exact_sums_are_refused():
 def test_boosting_options_without_exact_sums_are_refused(options, message):
     X, y = np.arange(80.0).reshape(40, 2), np.arange(40.0)
     with pytest.raises(ValueError, match=message):
-        HistGradientBoostingRegressor(max_iter=2, histogram_sums="exact", **options).fit(X, y)
+        HistGradientBoostingRegressor(max_iter=2, histogram_sums="fixed_point", **options).fit(X, y)
 
 
 def test_multiclass_and_weights_without_exact_sums_are_refused():
     X = np.arange(80.0).reshape(40, 2)
-    model = HistGradientBoostingClassifier(max_iter=2, histogram_sums="exact")
+    model = HistGradientBoostingClassifier(max_iter=2, histogram_sums="fixed_point")
     with pytest.raises(ValueError, match="binary log-loss"):
         model.fit(X, np.arange(40) % 3)
     with pytest.raises(ValueError, match="sample_weight"):

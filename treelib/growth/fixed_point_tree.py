@@ -1,4 +1,4 @@
-"""Histogram trees from exact sums: the same tree however the rows are split up.
+"""Histogram trees from fixed-point sums: the same tree however the rows are split up.
 
 A histogram summed row by row and one summed block by block (worker by worker) differ in
 their last bits, and a cut whose gain nearly ties another's can flip.  This grower adds
@@ -58,10 +58,10 @@ def centred_target(parts):
     return c0, grid, make_grid(4 * top * top, n)
 
 
-def grow_exact_tree(parts, thresholds, rules, min_samples_leaf=1, counter=None):
+def grow_fixed_point_tree(parts, thresholds, rules, min_samples_leaf=1, counter=None):
     """Grow a squared-error regression tree on the rows of ``parts`` (a row provider,
     ``treelib.growth.row_parts``, whose rows are binned on ``thresholds``) level by
-    level from exact sums (see the module docstring).  ``rules``: ``StoppingRules``
+    level from fixed-point sums (see the module docstring).  ``rules``: ``StoppingRules``
     (no ``max_leaf_nodes``); ``counter``: a ``GrowthCounter``.  Returns a
     ``treelib.tree.Tree`` with thresholds on the features."""
     n, f = parts.n_rows, len(thresholds)
