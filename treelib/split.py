@@ -1,6 +1,7 @@
 """A split, its threshold, and the one tie rule every finder shares."""
 
 from dataclasses import dataclass
+from typing import Callable
 
 import numpy as np
 
@@ -65,11 +66,63 @@ def midpoint(low, high):
     return np.where((low <= mid) & (mid < high), mid, low)
 
 
+@dataclass
+class Candidates:
+    """Scored candidate cuts: the one shape every search in treelib produces and every
+    grower consumes, for one node or for all the nodes of a level.
+
+    ``gains``, ``node``, ``feature`` and ``label`` (c,) give each candidate's gain, its
+    node (0 for a single node; a node of the level otherwise), its feature (a column of
+    the data) and its label: its position in the node's sorted samples, or its bin, or its
+    row in a finder's (cuts x features) array, which orders a node's cuts of one feature by
+    threshold.  Entries come sorted by feature, then node, then label.
+    ``bounds_at(index)`` gives the rounding bounds (``treelib.gains.gain_rounding_bound``)
+    of the entries at ``index``, computed on demand since only the contenders need them;
+    ``cap(max_gain)`` gives, per node, an upper bound of any of its bounds when its gains
+    are at most ``max_gain`` (None: no cap known, every candidate is a contender).
+    """
+
+    gains: np.ndarray
+    node: np.ndarray
+    feature: np.ndarray
+    label: np.ndarray
+    bounds_at: Callable
+    cap: Callable | None = None
+
+    @classmethod
+    def from_grid(cls, gains, bounds, first_feature=0, cap=None):
+        """The candidates of one node from its (cuts x features) ``gains`` and ``bounds``
+        (-inf: not a candidate), feature-major; the grid's columns are the features from
+        ``first_feature`` on.  O(cuts x features)."""
+        by_feature, bounds = np.asarray(gains).T, np.asarray(bounds).T
+        column, label = np.nonzero(by_feature > -np.inf)
+        return cls(gains=by_feature[column, label], node=np.zeros(len(column), np.intp),
+                   feature=column + first_feature, label=label,
+                   bounds_at=lambda at: bounds[column[at], label[at]], cap=cap)
+
+    def contenders(self, running_max):
+        """The entries that may be tied with their node's best: those within twice the
+        bound cap of ``running_max`` (per node, the best gain seen so far, which this
+        updates), as ``(node, feature, label, gain, bound)`` arrays.  Every entry when
+        there is no cap.  O(c)."""
+        gains, node = self.gains, self.node
+        if len(gains):
+            group = self.feature * len(running_max) + node       # sorted: runs of one group
+            first = np.flatnonzero(np.concatenate([[True], group[1:] != group[:-1]]))
+            np.maximum.at(running_max, node[first], np.maximum.reduceat(gains, first))
+        if self.cap is None:
+            at = np.flatnonzero(gains > -np.inf)
+        else:
+            floor = running_max - 2 * self.cap(running_max)
+            at = np.flatnonzero(np.isfinite(gains) & (gains >= floor[node]))
+        return node[at], self.feature[at], self.label[at], gains[at], self.bounds_at(at)
+
+
 def best_cut(gains, bounds):
     """Position ``(cut, feature)`` of the best cut in ``gains`` (cuts x features); None
     if every gain is ``-inf``.
 
-    The tie rule, the same for every finder in treelib:
+    The tie rule, the same for every finder and grower in treelib (``tie_winners``):
 
     1. the *reference* cut is the highest gain (the first one in feature order, then cut
        order, if several are equal);
@@ -82,11 +135,37 @@ def best_cut(gains, bounds):
     A cut is never tied with a better one by more than rounding can explain, however
     large the node's impurity.  O(cuts x features).
     """
-    by_feature = np.asarray(gains).T                # feature-major: row j is feature j
-    if by_feature.size == 0 or not np.isfinite(by_feature).any():
+    if np.size(gains) == 0 or not np.isfinite(gains).any():
         return None
-    reference = np.unravel_index(np.argmax(by_feature), by_feature.shape)
-    floor = by_feature[reference] - np.asarray(bounds).T[reference]
-    tied = by_feature + np.asarray(bounds).T >= floor
-    feature = int(np.argmax(tied.any(axis=1)))
-    return int(np.argmax(tied[feature])), feature
+    candidates = Candidates.from_grid(gains, bounds)
+    everything = np.arange(len(candidates.gains))
+    winner = int(tie_winners(candidates.gains, candidates.bounds_at(everything),
+                             np.zeros(1, np.intp))[0])
+    return int(candidates.label[winner]), int(candidates.feature[winner])
+
+
+def tie_winners(gains, bounds, starts):
+    """The tie rule, written once: the index of the winner of each run of entries.
+
+    The entries are listed run after run (a run: the candidate cuts of one node, starting
+    at ``starts``), each run in the rule's order: by feature, then by cut.  In each run the
+    reference is the first entry of the highest gain, and the winner is the first entry
+    whose ``gain + bound`` reaches the reference's ``gain - bound`` (``best_cut`` explains
+    the rule).  Every run holds at least one entry.  O(entries).
+    """
+    n = len(gains)
+    if n == 0:
+        return np.zeros(0, dtype=np.intp)
+    run = np.repeat(np.arange(len(starts)), np.diff(np.append(starts, n)))
+    best = np.maximum.reduceat(gains, starts)
+    at_best = first_in_runs(gains == best[run], starts, n)
+    floor = best - bounds[at_best]
+    return first_in_runs(gains + bounds >= floor[run], starts, n)
+
+
+def first_in_runs(mask, starts, n):
+    """Index of the first True of ``mask`` in each run beginning at ``starts`` (every
+    run has one).  O(n)."""
+    if n == 0:
+        return np.zeros(0, dtype=np.intp)
+    return np.minimum.reduceat(np.where(mask, np.arange(n), n), starts)

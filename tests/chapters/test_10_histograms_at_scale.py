@@ -20,9 +20,10 @@ NOTEBOOK = "10_histograms_at_scale.ipynb"
 
 
 def hist_tree(X, Y, max_depth=None, subtract=True, max_bins=255):
-    finder = Finder("hist", "squared_error", max_bins=max_bins, subtract=subtract)
+    finder = Finder("hist", "squared_error", max_bins=max_bins)
     codes, counter = finder.prepare(X), GrowthCounter()
-    tree = grow("level_wise", codes, Y, finder, StoppingRules(max_depth=max_depth), counter)
+    tree = grow("level_wise", codes, Y, finder, StoppingRules(max_depth=max_depth), counter,
+                subtract=subtract)
     return tree, counter
 
 

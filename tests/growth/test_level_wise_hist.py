@@ -28,9 +28,9 @@ CRITERIA = ["squared_error", "gini", "entropy"]
 def hist_tree(builder, X, Y, criterion="squared_error", *, max_bins=255, subtract=True,
               min_samples_leaf=1, counter=None, **rules):
     """A tree grown by ``builder`` with the "hist" finder on X binned once."""
-    finder = Finder("hist", criterion, max_bins=max_bins, subtract=subtract,
-                    min_samples_leaf=min_samples_leaf)
-    return grow(builder, finder.prepare(X), Y, finder, StoppingRules(**rules), counter=counter)
+    finder = Finder("hist", criterion, max_bins=max_bins, min_samples_leaf=min_samples_leaf)
+    return grow(builder, finder.prepare(X), Y, finder, StoppingRules(**rules), counter=counter,
+                subtract=subtract)
 
 
 @pytest.fixture(scope="module")

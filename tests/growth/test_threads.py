@@ -28,9 +28,9 @@ def assert_identical(a, b):
 
 def level_tree(splitter, X, Y, criterion, n_jobs, weights=None, counter=None, **options):
     rules = {k: options.pop(k) for k in ("max_depth", "min_samples_split") if k in options}
-    finder = Finder(splitter, criterion, n_jobs=n_jobs, **options)
+    finder = Finder(splitter, criterion, **options)
     return grow("level_wise", finder.prepare(X), Y, finder, StoppingRules(**rules),
-                counter=counter, weights=weights)
+                counter=counter, weights=weights, n_jobs=n_jobs)
 
 
 @st.composite

@@ -49,9 +49,9 @@ def thread_case(case, splitter, n_jobs, what):
         model = DecisionTreeRegressor(splitter=splitter, builder="level_wise",
                                       max_depth=max_depth, n_jobs=n_jobs)
         return lambda: model.fit(X, y)
-    finder = Finder(splitter, "squared_error", n_jobs=n_jobs)
+    finder = Finder(splitter, "squared_error")
     data, rules = finder.prepare(X), StoppingRules(max_depth=max_depth)
-    return lambda: grow("level_wise", data, y[:, None], finder, rules)
+    return lambda: grow("level_wise", data, y[:, None], finder, rules, n_jobs=n_jobs)
 
 
 def time_threads(cases=tuple(THREAD_CASES), splitters=SPLITTERS, whats=("growth", "fit"),

@@ -36,15 +36,15 @@ def time_subtraction(cases=tuple(SUBTRACTION_CASES), repeats=3, seed=0, progress
             rules = StoppingRules(max_depth=GROWTH_CASES[case]["max_depth"])
             for repeat in range(repeats):
                 for subtract in (True, False):
-                    finder = Finder("hist", "squared_error", max_bins=SUBTRACTION_CASES[case],
-                                    subtract=subtract)
+                    finder = Finder("hist", "squared_error", max_bins=SUBTRACTION_CASES[case])
                     start = time.perf_counter()
                     codes = finder.prepare(X)
                     binning = time.perf_counter() - start
                     counter = GrowthCounter()
                     gc.collect()
                     start = time.perf_counter()
-                    tree = grow("level_wise", codes, y[:, None], finder, rules, counter)
+                    tree = grow("level_wise", codes, y[:, None], finder, rules, counter,
+                                subtract=subtract)
                     seconds = time.perf_counter() - start
                     records.append((case, subtract, repeat, seconds, binning,
                                     counter.histogram_pairs, counter.subtracted_histograms,

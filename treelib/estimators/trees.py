@@ -129,7 +129,7 @@ class BaseDecisionTree(BaseEstimator):
         finder = Finder(self.splitter, self.criterion,
                         min_samples_leaf=self._min_samples_leaf(n_samples),
                         max_features=max_features, rng=numpy_rng(self.random_state),
-                        max_bins=self.max_bins, categories=categories, n_jobs=n_jobs)
+                        max_bins=self.max_bins, categories=categories)
         rules = self._stopping_rules(n_samples, max_leaf_nodes)
         X, Y, weights = without_zero_weights(X, Y, weights)   # (before binning too)
         if self.criterion == "absolute_error" and np.isnan(X).any():
@@ -138,7 +138,8 @@ class BaseDecisionTree(BaseEstimator):
                 "NaN: missing values are handled by splitter 'cumsum' or 'hist' with "
                 "criterion 'squared_error' or 'poisson' (scikit-learn's trees also take "
                 "them with 'absolute_error'); impute X or choose another criterion")
-        self.tree_ = grow(builder, finder.prepare(X), Y, finder, rules, weights=weights)
+        self.tree_ = grow(builder, finder.prepare(X), Y, finder, rules, weights=weights,
+                          n_jobs=n_jobs)
         if finder.bin_thresholds is not None:
             self.bin_thresholds_ = finder.bin_thresholds
         self.max_features_ = max_features or n_features

@@ -27,8 +27,19 @@ import numpy as np
 
 from treelib.binning import bin_features, check_max_bins
 from treelib.criteria import as_columns, check_criterion, target_statistics
-from treelib.finders.exact import SCORERS, exact_split
-from treelib.finders.histogram import histogram_split
+from treelib.finders.categorical import Categories
+from treelib.finders.exact import (
+    NODE_VALUES,
+    SCORERS,
+    candidate_cuts,
+    cumsum_gains,
+    exact_split,
+    feature_groups,
+    feature_scores,
+    threshold_gains,
+)
+from treelib.finders.histogram import histogram_gains, histogram_split, node_histograms
+from treelib.finders.median import median_gains
 from treelib.finders.random import random_split
 from treelib.split import MISSING_BIN
 from treelib.validation import check_array, check_min_samples_leaf, check_sample_weight
@@ -69,20 +80,13 @@ class Finder:
         Draws the features of ``max_features`` and the thresholds of ``"random"``.
     max_bins : int, default=255
         For ``"hist"``: the most bins per feature (``prepare`` bins the features).
-    subtract : bool, default=True
-        For ``"hist"`` grown level-wise: get the larger of two siblings' histograms as
-        their parent's minus the smaller one's (the subtraction trick).
     categories : treelib.finders.categorical.Categories or None
         Which features are categorical (their values are category codes) and how they
         are split; None: every feature is numeric.
-    n_jobs : int, default=1
-        Threads among which the level-wise growers divide a level's search, a group of
-        features each (``treelib.growth.threads``); the tree is the same for every value.
-        The per-node growers search with one thread.
     """
 
     def __init__(self, splitter, criterion, *, min_samples_leaf=1, max_features=None,
-                 rng=None, max_bins=255, subtract=True, categories=None, n_jobs=1):
+                 rng=None, max_bins=255, categories=None):
         self.splitter = splitter if splitter == RANDOM_TREE else check_splitter(splitter)
         self.criterion = check_criterion(criterion)
         if criterion == "absolute_error" and splitter in ("hist", "random"):
@@ -96,11 +100,7 @@ class Finder:
             raise ValueError(f"splitter={splitter!r} with max_features={max_features!r} "
                              "draws at random: give rng, a numpy.random.Generator")
         self.rng = rng
-        self.subtract = bool(subtract)
         self.categories = categories
-        if isinstance(n_jobs, bool) or not isinstance(n_jobs, int) or n_jobs < 1:
-            raise ValueError(f"n_jobs must be a positive integer; got {n_jobs!r}")
-        self.n_jobs = n_jobs
         if categories is not None and splitter not in ("naive", "scan", "cumsum", "hist"):
             raise ValueError(f"splitter={splitter!r} does not split categorical features; "
                              "use 'cumsum' or 'hist'")
@@ -237,3 +237,9 @@ def best_split(X, y, splitter="cumsum", *, criterion="squared_error", min_sample
     else:
         Y = as_columns(y)
     return exact_split(X, Y, criterion, min_samples_leaf, splitter, sample_weight)
+
+
+__all__ = ["Categories", "Finder", "NODE_VALUES", "RANDOM_TREE", "SCORERS", "SPLITTERS",
+           "best_split", "candidate_cuts", "check_splitter", "cumsum_gains", "exact_split",
+           "feature_groups", "feature_scores", "histogram_gains", "histogram_split",
+           "median_gains", "node_histograms", "random_split", "threshold_gains"]

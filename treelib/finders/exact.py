@@ -33,7 +33,7 @@ import numpy as np
 from treelib.criteria import as_columns, node_impurity, node_statistics
 from treelib.finders.median import median_gains
 from treelib.gains import EPS, bound_cap, poisson_has_counts, score_cuts
-from treelib.split import Split, best_cut, midpoint
+from treelib.split import Candidates, Split, best_cut, midpoint, tie_winners
 
 
 def candidate_cuts(X, min_samples_leaf=1):
@@ -313,25 +313,24 @@ def grouped_split(X, Y, node, n_missing, groups, criterion, min_samples_leaf, sc
     the contenders (few: O(f) for distinct gains).  Time: the unchunked search's, plus
     O(groups) numpy calls."""
     n = len(X)
-    best, kept = -np.inf, []
+    running_max, kept = np.full(1, -np.inf), []
+
+    def cap(max_gain):                             # (per node: the one node)
+        return np.array([node_cap(node, criterion, float(max_gain[0]))])
+
     for group in groups:
         columns = slice(group.start, group.stop)
         gains, bounds, x_sorted = feature_scores(X[:, columns], Y, node, n_missing[columns],
                                                  criterion, min_samples_leaf, scorer,
                                                  weights)
-        finite = np.isfinite(gains)
-        if finite.any():
-            best = max(best, float(np.max(gains[finite])))
-        floor = best - 2 * node_cap(node, criterion, best)
-        column, row = np.nonzero((finite & (gains >= floor)).T)     # feature-major
-        i = row % (n - 1)
-        kept.append((column + group.start, row, gains[row, column], bounds[row, column],
-                     x_sorted[i, column], x_sorted[i + 1, column]))
+        scored = Candidates.from_grid(gains, bounds, group.start, cap)
+        _, feature, row, gain, bound = scored.contenders(running_max)
+        i, column = row % (n - 1), feature - group.start
+        kept.append((feature, row, gain, bound, x_sorted[i, column], x_sorted[i + 1, column]))
     feature, row, gain, bound, low, high = (np.concatenate(part) for part in zip(*kept))
     if len(gain) == 0:
         return None
-    reference = np.argmax(gain)
-    at = int(np.argmax(gain + bound >= gain[reference] - bound[reference]))
+    at = int(tie_winners(gain, bound, np.zeros(1, np.intp))[0])
     return split_at(int(feature[at]), int(row[at]), float(gain[at]), low[at], high[at], n,
                     int(n_missing[feature[at]]))
 

@@ -6,6 +6,8 @@ decides where to go next.  Every grower has one signature::
 
     tree = grow(data, Y, finder, rules, counter=None, weights=None)
 
+(the level-wise growers also take ``n_jobs`` and ``subtract``, below).
+
 ``data`` (n, f) is what ``finder.prepare(X)`` returned (the features, or their bin codes
 for histogram splits), ``Y`` (n, k) the targets or one-hot classes
 (``treelib.criteria.target_statistics``), ``finder`` the search of one node (it carries the
@@ -14,6 +16,11 @@ optional ``treelib.counters.GrowthCounter`` that records the work done, and ``we
 (n,) optional sample weights.  The result is a ``treelib.tree.Tree`` whose nodes hold the
 criterion's prediction (the weighted mean target, or the class proportions; the median for
 absolute error).
+
+How a level is searched belongs to growth, not to the finder: ``n_jobs`` threads share a
+level-wise search (a group of features each, ``treelib.growth.threads``) and ``subtract``
+turns the histogram grower's subtraction trick on or off; neither changes the tree.  The
+per-node growers search with one thread and count every histogram.
 
 ============ ============================================== ===========================
 name         order                                          finders
@@ -35,18 +42,25 @@ import numpy as np
 
 from treelib.gains import SUM_CRITERIA
 from treelib.growth.best_first import grow_best_first
-from treelib.growth.depth_first import grow_depth_first, grow_recursive
-from treelib.growth.level_wise import grow_level_wise_exact
+from treelib.growth.boosting import goss_sample
+from treelib.growth.boosting_grower import BoostingRules, grow_boosting_tree
+from treelib.growth.boosting_histograms import BinnedData
+from treelib.growth.depth_first import grow_depth_first, grow_recursive, recursion_depth_limit
+from treelib.growth.level_wise import grow_level_wise_exact, partition, partition_plan
 from treelib.growth.level_wise_hist import grow_level_wise_hist
 from treelib.growth.random_trees import grow_random_tree
 from treelib.growth.rules import StoppingRules
+from treelib.growth.threads import check_n_jobs, feature_chunks
 
 
-def grow_level_wise(data, Y, finder, rules, counter=None, weights=None):
+def grow_level_wise(data, Y, finder, rules, counter=None, weights=None, *, n_jobs=1,
+                    subtract=True):
     """Grow all the nodes of a level at once: the exact scan of ``finder.splitter ==
     "cumsum"`` (``treelib.growth.level_wise``), histograms with the subtraction trick for
-    ``"hist"`` (``treelib.growth.level_wise_hist``), every feature of every node; or a
-    random decision tree for ``"random_tree"`` (``treelib.growth.random_trees``)."""
+    ``"hist"`` (``treelib.growth.level_wise_hist``; ``subtract=False`` counts every
+    histogram), every feature of every node, in ``n_jobs`` threads; or a random decision
+    tree for ``"random_tree"`` (``treelib.growth.random_trees``)."""
+    n_jobs = check_n_jobs(n_jobs)
     if finder.splitter == "random_tree":
         return grow_random_tree(data, Y, finder, rules, counter, weights)
     if finder.max_features is not None and finder.max_features < data.shape[1]:
@@ -63,9 +77,10 @@ def grow_level_wise(data, Y, finder, rules, counter=None, weights=None):
                          f"{finder.criterion!r} needs a per-node grower (builder="
                          "'depth_first' or 'best_first')")
     if finder.splitter == "cumsum":
-        return grow_level_wise_exact(data, Y, finder, rules, counter, weights)
+        return grow_level_wise_exact(data, Y, finder, rules, counter, weights, n_jobs=n_jobs)
     if finder.splitter == "hist":
-        return grow_level_wise_hist(data, Y, finder, rules, counter, weights)
+        return grow_level_wise_hist(data, Y, finder, rules, counter, weights, n_jobs=n_jobs,
+                                    subtract=bool(subtract))
     raise ValueError(f"level-wise growth scans whole levels with its own vectorized "
                      f"search: it needs splitter 'cumsum' or 'hist'; got {finder.splitter!r}")
 
@@ -95,8 +110,12 @@ def check_builder(builder):
     return builder
 
 
-def grow(builder, data, Y, finder, rules, counter=None, weights=None):
+def grow(builder, data, Y, finder, rules, counter=None, weights=None, *, n_jobs=1,
+         subtract=True):
     """Grow a tree with the growth order named ``builder`` (a key of ``GROWERS``).
+
+    ``n_jobs`` and ``subtract`` are the level-wise growers' (``grow_level_wise``); the
+    other orders search with one thread, and refuse ``n_jobs`` above 1.
 
     Samples of zero weight take no part at all, as in scikit-learn (they would otherwise
     still place thresholds and count towards ``min_samples_leaf``): a weight of 0 is the
@@ -104,6 +123,12 @@ def grow(builder, data, Y, finder, rules, counter=None, weights=None):
     """
     grower = GROWERS[check_builder(builder)]
     data, Y, weights = without_zero_weights(data, Y, weights)
+    if builder == "level_wise":
+        return grower(data, Y, finder, rules, counter, weights, n_jobs=n_jobs,
+                      subtract=subtract)
+    if check_n_jobs(n_jobs) != 1:
+        raise ValueError(f"n_jobs={n_jobs!r} divides a level's search among threads: it "
+                         f"needs builder='level_wise', not {builder!r}")
     return grower(data, Y, finder, rules, counter, weights)
 
 
@@ -118,3 +143,5 @@ def without_zero_weights(data, Y, weights):
 
 __all__ = ["GROWERS", "StoppingRules", "check_builder", "grow", "grow_best_first",
            "grow_depth_first", "grow_level_wise", "grow_random_tree", "grow_recursive"]
+__all__ += ["BinnedData", "BoostingRules", "feature_chunks", "goss_sample",
+            "grow_boosting_tree", "partition", "partition_plan", "recursion_depth_limit"]

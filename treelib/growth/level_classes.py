@@ -37,9 +37,9 @@ import numpy as np
 
 from treelib.criteria import class_statistics
 from treelib.gains import bound_cap, gain_from_sums, gain_rounding_bound
-from treelib.growth.level_cuts import ChunkScores
 from treelib.growth.threads import CHUNK_VALUES, feature_chunks
 from treelib.segments import segment_ids, segment_starts
+from treelib.split import Candidates
 
 #: Largest node (samples) whose sums of squared counts stay exact in float64 (n**2 <
 #: 2**53): up to it the Gini sums are added in integers.
@@ -69,7 +69,7 @@ def class_blocks(n_features, n_positions, n_classes, n_jobs=1, budget=CHUNK_VALU
 
 
 def class_scores(level, classes, n_classes, block, criterion, min_samples_leaf, ranks=None):
-    """The ``ChunkScores`` (``treelib.growth.level_cuts``) of the cuts of one block
+    """The ``treelib.split.Candidates`` of the cuts of one block
     (``class_blocks``) of ``level`` (``treelib.growth.level_wise.Level``): ``classes``
     (n,) is every sample's class (0 .. ``n_classes`` - 1), the criterion "gini" or
     "entropy" without sample weights.  A cut after position q of a row is a candidate
@@ -147,7 +147,7 @@ def class_scores(level, classes, n_classes, block, criterion, min_samples_leaf, 
         return gain_rounding_bound(left_at, w_left[at], totals[node[at]], w_node[at],
                                    criterion, None, gains[at], n_terms=counts[node[at]])
 
-    return ChunkScores(gains=gains, node=node, feature=row + features.start, label=offset,
+    return Candidates(gains=gains, node=node, feature=row + features.start, label=offset,
                        bounds_at=bounds_at,
                        cap=lambda max_gain: bound_cap(totals, nodes.weight, criterion, None,
                                                       max_gain, counts, nodes.scale))

@@ -37,10 +37,10 @@ import numpy as np
 from treelib.criteria import NodeStatistics, node_statistics
 from treelib.gains import bound_cap, gain_from_sums, gain_rounding_bound, split_statistics
 from treelib.growth.level_classes import children_statistics, class_blocks, class_scores
-from treelib.growth.level_cuts import ChunkScores, best_cuts
+from treelib.growth.level_cuts import best_cuts
 from treelib.growth.threads import CHUNK_VALUES, feature_chunks, run_chunks
 from treelib.segments import segment_ids, segment_starts, segmented_cumsum
-from treelib.split import midpoint
+from treelib.split import Candidates, midpoint
 from treelib.tree import LEFT, RIGHT, TreeRecorder
 
 
@@ -67,13 +67,14 @@ def check_no_missing(data):
                          "the tree with builder='depth_first' or 'best_first'")
 
 
-def grow_level_wise_exact(data, Y, finder, rules, counter=None, weights=None):
+def grow_level_wise_exact(data, Y, finder, rules, counter=None, weights=None, *, n_jobs=1):
     """Grow a tree one level at a time with exact cuts (the ``"cumsum"`` finder's).
 
     ``data`` (n, f) holds finite features (float32 or float64), ``Y`` (n, k) the
     targets, ``weights`` (n,) sample weights, ``finder`` the criterion and
-    ``min_samples_leaf``; see ``treelib.growth.grow`` for the rest.  Nodes are numbered
-    breadth first.
+    ``min_samples_leaf``, ``n_jobs`` the threads that share each level's sort and search (a
+    group of features each; the tree is the same for every value); see
+    ``treelib.growth.grow`` for the rest.  Nodes are numbered breadth first.
     """
     check_no_missing(data)
     criterion, min_samples_leaf = finder.criterion, finder.min_samples_leaf
@@ -96,8 +97,7 @@ def grow_level_wise_exact(data, Y, finder, rules, counter=None, weights=None):
         order[rows] = np.argsort(columns[rows], axis=1, kind="stable")
         x_sorted[rows] = np.take_along_axis(columns[rows], order[rows], axis=1)
 
-    run_chunks(sort_rows, feature_chunks(columns.shape[0], 4 * len(Y), finder.n_jobs),
-               finder.n_jobs)
+    run_chunks(sort_rows, feature_chunks(columns.shape[0], 4 * len(Y), n_jobs), n_jobs)
     level = Level(node_ids=root, counts=np.array([len(Y)]), nodes=root_node, order=order,
                   x_sorted=x_sorted)
     columns = None                           # (the sorted copy is all we keep)
@@ -107,7 +107,7 @@ def grow_level_wise_exact(data, Y, finder, rules, counter=None, weights=None):
             counter.searched(depth, len(level.counts), level.order.shape[1])
             counter.held(level.order.nbytes + level.x_sorted.nbytes)
         level = grow_level(level, Y, weights, stats, classes, criterion, min_samples_leaf,
-                           depth, rules, tree, total_weight, finder.n_jobs)
+                           depth, rules, tree, total_weight, n_jobs)
         depth += 1
     return tree.finish()
 
@@ -138,7 +138,7 @@ def cut_positions(x, counts, min_samples_leaf):
 
 
 def feature_scores(level, stats, weights, classes, features, criterion, min_samples_leaf):
-    """The ``ChunkScores`` (``treelib.growth.level_cuts``) of the features ``features``
+    """The ``treelib.split.Candidates`` of the features ``features``
     (a range; with ``classes``, a block of ``treelib.growth.level_classes.class_blocks``):
     the gain of every candidate cut in every node of the level, labelled by
     its position in the node, with the rounding bounds computed on demand.
@@ -189,7 +189,7 @@ def feature_scores(level, stats, weights, classes, features, criterion, min_samp
                                    None if abs_totals is None else abs_totals[node[at]],
                                    gains[at], n_terms=counts[node[at]])
 
-    return ChunkScores(gains=gains, node=node, feature=row + features.start, label=offset,
+    return Candidates(gains=gains, node=node, feature=row + features.start, label=offset,
                        bounds_at=bounds_at,
                        cap=lambda max_gain: bound_cap(nodes.totals, nodes.weight, criterion,
                                                       nodes.abs_totals, max_gain, counts,

@@ -37,13 +37,13 @@ import numpy as np
 from treelib.counters import GrowthCounter
 from treelib.criteria import NodeStatistics, node_statistics
 from treelib.gains import bound_cap, gain_from_sums, gain_rounding_bound, split_statistics
-from treelib.growth.level_cuts import ChunkScores, best_cuts
+from treelib.growth.level_cuts import best_cuts
 from treelib.growth.level_histograms import feature_histograms, populated_bins
 from treelib.growth.level_wise import partition, partition_plan, select
 from treelib.growth.sorted_codes import SortedRows, next_sorted, small_rows
 from treelib.growth.threads import feature_chunks
 from treelib.segments import segment_ids, segment_starts
-from treelib.split import MISSING_BIN
+from treelib.split import MISSING_BIN, Candidates
 from treelib.tree import LEFT, RIGHT, TreeRecorder
 
 #: Parents' histograms kept for the subtraction trick: at most this many bytes per
@@ -95,7 +95,8 @@ class HistLevel:
     sorted: SortedRows       # the small nodes' samples sorted by code, feature by feature
 
 
-def grow_level_wise_hist(codes, Y, finder, rules, counter=None, weights=None):
+def grow_level_wise_hist(codes, Y, finder, rules, counter=None, weights=None, *, n_jobs=1,
+                         subtract=True):
     """Grow a tree on bin codes one level at a time (see the module docstring).
 
     ``codes`` (n, f) are ``finder.prepare(X)``'s bin codes; the tree's thresholds are on
@@ -108,11 +109,14 @@ def grow_level_wise_hist(codes, Y, finder, rules, counter=None, weights=None):
     iterations.
     With sample ``weights``, the weights are one more column of statistics (their sums
     per bin are the bins' weights, by which a subtracted histogram is re-centred).
+    ``n_jobs`` threads share each level's search, a group of features each, and
+    ``subtract`` (the subtraction trick) gets the larger of two siblings' histograms as
+    their parent's minus the smaller one's; neither changes the tree.
     """
     if (codes == MISSING_BIN).any():
         raise ValueError("level-wise growth does not handle missing values (NaN); grow "
                          "the tree with builder='depth_first' or 'best_first'")
-    criterion, n_bins, subtract = finder.criterion, finder.n_bins, finder.subtract
+    criterion, n_bins = finder.criterion, finder.n_bins
     tree = TreeRecorder()
     root_node = node_statistics(Y, [len(Y)], criterion, weights)
     root = tree.add_nodes(root_node.value, root_node.impurity, [len(Y)],
@@ -141,14 +145,14 @@ def grow_level_wise_hist(codes, Y, finder, rules, counter=None, weights=None):
             counter.searched(depth, len(level.counts), len(level.samples))
         level = grow_level(level, codes, Y, weights, stats, finder, rules, depth, tree,
                            n_bins, subtract and budget, counter, float(root_node.weight[0]),
-                           thresholds)
+                           thresholds, n_jobs)
         depth += 1
     return tree.finish()
 
 
 def feature_scores(level, codes, stats, features, criterion, min_samples_leaf, n_bins,
                    counter=None, store=None, weighted=False):
-    """The ``ChunkScores`` (``treelib.growth.level_cuts``) of a group of features (a
+    """The ``treelib.split.Candidates`` of a group of features (a
     range): the cuts after every non-empty bin of the dense nodes' histograms and after
     every populated bin of the small nodes (``populated_bins``, on their sorted rows),
     labelled by bin; only the cuts that leave ``min_samples_leaf`` samples on both sides
@@ -230,7 +234,7 @@ def feature_scores(level, codes, stats, features, criterion, min_samples_leaf, n
                                    None if abs_totals is None else abs_totals[node[at]],
                                    gains[at], n_terms=level.counts[node[at]])
 
-    return ChunkScores(gains=gains, node=node, feature=column + features.start,
+    return Candidates(gains=gains, node=node, feature=column + features.start,
                        label=labels.astype(np.intp, copy=False),
                        bounds_at=bounds_at,
                        cap=lambda max_gain: bound_cap(nodes.totals, nodes.weight, criterion,
@@ -258,7 +262,7 @@ def can_subtract(parent_abs, small_abs, large_abs, small_count, shift_small):
 
 
 def grow_level(level, codes, Y, weights, stats, finder, rules, depth, tree, n_bins, budget,
-               counter, total_weight, thresholds):
+               counter, total_weight, thresholds, n_jobs=1):
     """Split every node of ``level``; return the next level (None if no node of it may
     split).  ``budget``: bytes for the parents' histograms kept for subtraction (0 or
     False: no subtraction); ``thresholds[j, b]``: the threshold of the cut after bin b of
@@ -283,7 +287,7 @@ def grow_level(level, codes, Y, weights, stats, finder, rules, depth, tree, n_bi
         if counter is not None:
             counter.held(store[1][0].nbytes + store[1][1].nbytes)
 
-    # 2. Every node's best cut, a group of features at a time (in ``finder.n_jobs``
+    # 2. Every node's best cut, a group of features at a time (in ``n_jobs``
     #    threads, each counting into its own counter); the nodes whose cut passes the
     #    rules split.
     chunk_counters = []
@@ -301,8 +305,8 @@ def grow_level(level, codes, Y, weights, stats, finder, rules, depth, tree, n_bi
     # (the small nodes' sorted runs hold about four times the exact grower's temporaries)
     per_feature = max(4 * len(level.samples) * (width + 1),
                       int((counts >= dense_threshold(n_bins)).sum()) * n_bins * (width + 1))
-    chunks = feature_chunks(codes.shape[1], per_feature, finder.n_jobs)
-    feature, bin_, gain = best_cuts(len(counts), chunks, scores, finder.n_jobs)
+    chunks = feature_chunks(codes.shape[1], per_feature, n_jobs)
+    feature, bin_, gain = best_cuts(len(counts), chunks, scores, n_jobs)
     if counter is not None:
         counter.histogram_pairs += sum(own.histogram_pairs for own in chunk_counters)
     splitting = ~rules.rejects(gain, total_weight)
