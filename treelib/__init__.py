@@ -38,7 +38,19 @@ ESTIMATORS = ("DecisionTreeRegressor", "DecisionTreeClassifier",
               "ExtraTreesClassifier", "ObliviousTreeRegressor", "ObliviousTreeClassifier")
 ESTIMATORS += ("HistGradientBoostingRegressor", "HistGradientBoostingClassifier")
 
-__all__ = ["Finder", "Split", "Tree", "best_split", *ESTIMATORS]
+#: The public modules: a chapter imports only the names in one of these modules'
+#: ``__all__`` (or, for a module without one, the names it defines without a leading
+#: underscore), or the modules themselves; the others (``treelib.finders.exact``,
+#: ``treelib.growth.boosting_histograms``, ...) are reached through their package's
+#: ``__all__``.  ``tests/test_public_api.py`` checks it and keeps the names stable.
+PUBLIC_MODULES = ("treelib", "treelib.finders", "treelib.growth", "treelib.estimators",
+                  "treelib.split", "treelib.tree", "treelib.binning", "treelib.criteria",
+                  "treelib.gains", "treelib.losses", "treelib.sketch", "treelib.communication",
+                  "treelib.fixed_point", "treelib.segments", "treelib.counters",
+                  "treelib.validation", "treelib.datasets", "treelib.plotting", "treelib.bench",
+                  "treelib.distributed")
+
+__all__ = ["Finder", "PUBLIC_MODULES", "Split", "Tree", "best_split", *ESTIMATORS]
 
 
 def __getattr__(name):

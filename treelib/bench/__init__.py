@@ -44,8 +44,27 @@ from treelib.bench import (
     subtraction,
     timing,
 )
+from treelib.bench.auc import make_auc_model
+from treelib.bench.categorical import (
+    CATEGORICAL_STRATEGIES,
+    brute_force_partition,
+    categorical_table,
+    time_categorical,
+)
+from treelib.bench.criteria import bikeshare_split, poisson_deviance, time_medians
 from treelib.bench.fitting import california_split, r2, resampled_california, time_fit
+from treelib.bench.forests import tree_predictions
+from treelib.bench.growth import MANY_CLASSES, goal_ratios, growth_data, make_growth_model
 from treelib.bench.machine import machine_info
+from treelib.bench.methods import SPLIT_METHOD_TABLE, compare_methods
+from treelib.bench.missing import (
+    MISSING_STRATEGIES,
+    make_missing_model,
+    masked_california,
+    missing_table,
+    time_missing,
+)
+from treelib.bench.missing_trees import present_split, surrogates_of
 from treelib.bench.results import (
     RESULTS_DIR,
     fit_exponent,
@@ -113,3 +132,11 @@ BENCHMARKS["distributed"] = Benchmark(distributed, "fixed-point trees and boosti
 __all__ = ["BENCHMARKS", "Benchmark", "RESULTS_DIR", "california_split", "fit_exponent",
            "load_results", "machine_info", "r2", "read_results", "resampled_california",
            "time_fit", "write_results"]
+# what the chapters use: three benchmarks as modules, and helpers of the others
+__all__ += ["boosting", "parallel", "timing"]
+__all__ += ["CATEGORICAL_STRATEGIES", "MANY_CLASSES", "MISSING_STRATEGIES", "SPLIT_METHOD_TABLE",
+            "bikeshare_split", "brute_force_partition", "categorical_table", "compare_methods",
+            "goal_ratios", "growth_data", "make_auc_model", "make_growth_model",
+            "make_missing_model", "masked_california", "missing_table", "poisson_deviance",
+            "present_split", "surrogates_of", "time_categorical", "time_medians",
+            "time_missing", "tree_predictions"]
