@@ -16,8 +16,8 @@ feature chunks and the node sizes, not on how many nodes the level holds:
    running sums that restart at every node (``treelib.segments.segmented_cumsum``) and
    the tie rule of ``treelib.split.best_cut`` (``treelib.growth.level_cuts``);
 4. send each node's samples to its two children with a *stable partition* of every row
-   (``partition``): the samples of a child stay sorted, so nothing is ever sorted
-   again.  Samples that land in a leaf are dropped, so deep levels cost little.
+   (``treelib.growth.level_partition``): the samples of a child stay sorted, so nothing
+   is ever sorted again.  Samples that land in a leaf are dropped, so deep levels cost little.
 
 The tree is the one the per-node growers grow with the ``"cumsum"`` finder (same splits,
 same thresholds bit for bit, same tie rule and stopping rules), with the nodes numbered
@@ -38,6 +38,7 @@ from treelib.criteria import NodeStatistics, node_statistics
 from treelib.gains import bound_cap, gain_from_sums, gain_rounding_bound, split_statistics
 from treelib.growth.level_classes import children_statistics, class_blocks, class_scores
 from treelib.growth.level_cuts import best_cuts
+from treelib.growth.level_partition import partition, partition_plan, partition_rows
 from treelib.growth.threads import CHUNK_VALUES, feature_chunks, run_chunks
 from treelib.segments import segment_ids, segment_starts, segmented_cumsum
 from treelib.split import Candidates, midpoint
@@ -60,6 +61,49 @@ class Level:
     x_sorted: np.ndarray     # (f, n_active) x_j of those samples
 
 
+@dataclass
+class LevelSearch:
+    """What every level's search reads, the same for the whole tree.
+
+    ``stats`` (n, k) holds every sample's statistics, re-centred on its node level after
+    level for squared error (``split_nodes`` updates it in place); with ``classes``
+    (unweighted classification, ``class_codes``) only its width k is read.
+    """
+
+    criterion: str
+    min_samples_leaf: int
+    weights: np.ndarray | None   # (n,) sample weights, or None
+    classes: np.ndarray | None   # (n,) class codes, or None (``class_codes``)
+    stats: np.ndarray            # (n, k)
+    n_jobs: int = 1              # threads sharing the search and the partition
+
+
+@dataclass
+class Growth:
+    """The tree being grown: its targets ``Y`` (n, k), its stopping ``rules``, the
+    ``TreeRecorder`` that receives the nodes, and the root's weight (for
+    ``min_impurity_decrease``)."""
+
+    Y: np.ndarray
+    rules: object
+    tree: TreeRecorder
+    total_weight: float
+
+
+@dataclass
+class LevelSplits:
+    """The cuts chosen for the m nodes of a level: node s splits when ``splitting[s]``,
+    after position ``cut[s]`` of its row of ``feature[s]``; the first ``n_left[s]``
+    samples of that row go left (all of them when it does not split); ``parents`` lists
+    the nodes that split."""
+
+    feature: np.ndarray      # (m,)
+    cut: np.ndarray          # (m,)
+    splitting: np.ndarray    # (m,) bool
+    n_left: np.ndarray       # (m,)
+    parents: np.ndarray      # (splits,)
+
+
 def check_no_missing(data):
     """Level-wise growth keeps every feature sorted; it does not place missing values."""
     if np.isnan(np.asarray(data, dtype=np.float64)).any():
@@ -75,6 +119,7 @@ def grow_level_wise_exact(data, Y, finder, rules, counter=None, weights=None, *,
     ``min_samples_leaf``, ``n_jobs`` the threads that share each level's sort and search (a
     group of features each; the tree is the same for every value); see
     ``treelib.growth.grow`` for the rest.  Nodes are numbered breadth first.
+    O(f n log n) for the sort, then ``grow_level``'s cost per level.
     """
     check_no_missing(data)
     criterion, min_samples_leaf = finder.criterion, finder.min_samples_leaf
@@ -88,7 +133,27 @@ def grow_level_wise_exact(data, Y, finder, rules, counter=None, weights=None, *,
     # re-centred node by node (squared error); with classes only its width is read
     stats = root_node.stats if classes is not None else np.array(root_node.stats,
                                                                  dtype=np.float64)
-    index = np.int32 if len(Y) < 2**31 else np.intp
+    search = LevelSearch(criterion, min_samples_leaf, weights, classes, stats, n_jobs)
+    order, x_sorted = sorted_rows(data, n_jobs)
+    level = Level(node_ids=root, counts=np.array([len(Y)]), nodes=root_node, order=order,
+                  x_sorted=x_sorted)
+    growth = Growth(Y, rules, tree, float(root_node.weight[0]))
+    depth = 0
+    while level is not None:
+        if counter is not None:
+            counter.searched(depth, len(level.counts), level.order.shape[1])
+            counter.held(level.order.nbytes + level.x_sorted.nbytes)
+        level = grow_level(level, search, growth, depth)
+        depth += 1
+    return tree.finish()
+
+
+def sorted_rows(data, n_jobs=1):
+    """Every feature of ``data`` (n, f) sorted once: ``order`` (f, n), the sample ids of
+    row j in increasing x_j (stable), and ``x_sorted`` (f, n) their values, the features
+    divided among ``n_jobs`` threads.  O(f n log n) time, O(f n) memory."""
+    n = len(data)
+    index = np.int32 if n < 2**31 else np.intp
     columns = np.ascontiguousarray(np.asarray(data).T)
     order = np.empty(columns.shape, dtype=index)
     x_sorted = np.empty_like(columns)
@@ -97,25 +162,14 @@ def grow_level_wise_exact(data, Y, finder, rules, counter=None, weights=None, *,
         order[rows] = np.argsort(columns[rows], axis=1, kind="stable")
         x_sorted[rows] = np.take_along_axis(columns[rows], order[rows], axis=1)
 
-    run_chunks(sort_rows, feature_chunks(columns.shape[0], 4 * len(Y), n_jobs), n_jobs)
-    level = Level(node_ids=root, counts=np.array([len(Y)]), nodes=root_node, order=order,
-                  x_sorted=x_sorted)
-    columns = None                           # (the sorted copy is all we keep)
-    depth, total_weight = 0, float(root_node.weight[0])
-    while level is not None:
-        if counter is not None:
-            counter.searched(depth, len(level.counts), level.order.shape[1])
-            counter.held(level.order.nbytes + level.x_sorted.nbytes)
-        level = grow_level(level, Y, weights, stats, classes, criterion, min_samples_leaf,
-                           depth, rules, tree, total_weight, n_jobs)
-        depth += 1
-    return tree.finish()
+    run_chunks(sort_rows, feature_chunks(columns.shape[0], 4 * n, n_jobs), n_jobs)
+    return order, x_sorted
 
 
 def class_codes(Y, criterion, weights):
     """The class of every sample when the statistics are unweighted one-hot rows (their
     sums are counts, exact in any order), as 16-bit codes when they fit (a stable sort
-    of those is a radix sort); None otherwise."""
+    of those is a radix sort); None otherwise.  O(n k)."""
     if criterion not in ("gini", "entropy") or weights is not None:
         return None
     return np.argmax(Y, axis=1).astype(np.uint16 if Y.shape[1] <= 2**16 else np.intp)
@@ -137,28 +191,28 @@ def cut_positions(x, counts, min_samples_leaf):
     return row, np.flatnonzero(is_cut) - row * x.shape[1]
 
 
-def feature_scores(level, stats, weights, classes, features, criterion, min_samples_leaf):
+def feature_scores(level, search, features):
     """The ``treelib.split.Candidates`` of the features ``features``
-    (a range; with ``classes``, a block of ``treelib.growth.level_classes.class_blocks``):
+    (a range; with ``search.classes``, a block of ``level_classes.class_blocks``):
     the gain of every candidate cut in every node of the level, labelled by
     its position in the node, with the rounding bounds computed on demand.
 
     The left sums of a node's cuts are the running sums of its samples' statistics in
     the row's order, restarted at each node, so each node's sums are those of the
     per-node ``"cumsum"`` finder bit for bit; only the candidate cuts are scored.  With
-    ``classes`` (unweighted classification), the class counts left of the cuts are
+    classes (unweighted classification), the class counts left of the cuts are
     added up in blocks of bounded size (``level_classes.class_scores``).
-    O(positions x features x k); with ``classes`` O(positions x features + runs x k),
+    O(positions x features x k); with classes O(positions x features + runs x k),
     or O(positions x features) for Gini from ranks, in memory bounded by a block.
     """
-    if classes is not None:
-        return class_scores(level, classes, stats.shape[1], features, criterion,
-                            min_samples_leaf)
-    counts, nodes = level.counts, level.nodes
+    criterion, weights, counts = search.criterion, search.weights, level.counts
+    if search.classes is not None:
+        return class_scores(level, search.classes, search.stats.shape[1], features,
+                            criterion, search.min_samples_leaf)
     rows = slice(features.start, features.stop)
     samples, x = level.order[rows], level.x_sorted[rows]              # (c, p) views
     c, p = samples.shape
-    row, position = cut_positions(x, counts, min_samples_leaf)
+    row, position = cut_positions(x, counts, search.min_samples_leaf)
     segment = segment_ids(counts)
     node = segment[position]
     offset = (np.arange(p) - segment_starts(counts)[segment])[position]
@@ -168,8 +222,20 @@ def feature_scores(level, stats, weights, classes, features, criterion, min_samp
         sums = segmented_cumsum(np.take(values, samples.T, axis=0), counts)
         return np.take(sums.reshape((p * c,) + values.shape[1:]), at, axis=0)
 
-    left_sums = running_sums(stats)
+    left_sums = running_sums(search.stats)
     w_left = (offset + 1).astype(np.float64) if weights is None else running_sums(weights)
+    return cut_candidates(level, criterion, weights is not None,
+                          (node, row + features.start, offset), left_sums, w_left)
+
+
+def cut_candidates(level, criterion, weighted, where, left_sums, w_left):
+    """The ``Candidates`` of the cuts ``where`` = (node, feature, label) of ``level``,
+    from their left sums of the statistics and of the weights: their gains
+    (``treelib.gains.gain_from_sums``; -inf where not finite, or, ``weighted``, where a
+    child has no weight), their rounding bounds on demand and the nodes' bound cap.
+    O(cuts x k)."""
+    node, feature, label = where
+    counts, nodes = level.counts, level.nodes
     w_node = nodes.weight[node]
     left_sums, positives_left = split_statistics(left_sums, criterion)
     totals, positives = split_statistics(nodes.totals, criterion)
@@ -179,7 +245,7 @@ def feature_scores(level, stats, weights, classes, features, criterion, min_samp
                                positives_left=positives_left,
                                positives=None if positives is None else positives[node])
     valid = np.isfinite(gains)
-    if weights is not None:
+    if weighted:
         valid &= (w_left > 0) & (w_left < w_node)
     gains[~valid] = -np.inf
 
@@ -189,88 +255,122 @@ def feature_scores(level, stats, weights, classes, features, criterion, min_samp
                                    None if abs_totals is None else abs_totals[node[at]],
                                    gains[at], n_terms=counts[node[at]])
 
-    return Candidates(gains=gains, node=node, feature=row + features.start, label=offset,
-                       bounds_at=bounds_at,
-                       cap=lambda max_gain: bound_cap(nodes.totals, nodes.weight, criterion,
-                                                      nodes.abs_totals, max_gain, counts,
-                                                      nodes.scale))
+    return Candidates(gains=gains, node=node, feature=feature, label=label,
+                      bounds_at=bounds_at,
+                      cap=lambda max_gain: bound_cap(nodes.totals, nodes.weight, criterion,
+                                                     nodes.abs_totals, max_gain, counts,
+                                                     nodes.scale))
 
 
-def grow_level(level, Y, weights, stats, classes, criterion, min_samples_leaf, depth, rules,
-               tree, total_weight, n_jobs=1):
-    """Split every node of ``level`` at once; return the next level (None if no node of
-    it may split).
+def grow_level(level, search, growth, depth):
+    """Split every node of ``level`` (at ``depth``) at once; return the next level (None
+    if no node of it may split).
 
-    Adds all the children to ``tree`` (the leaves too), re-centres ``stats`` on them
-    (squared error), and keeps in the next level only the children that may split.
-    O(f n_active k) numpy work, the search and the partition of the rows divided among
-    ``n_jobs`` threads by groups of features (``treelib.growth.threads``).
+    Adds all the children to ``growth.tree`` (the leaves too), re-centres
+    ``search.stats`` on them (squared error), and keeps in the next level only the
+    children that may split.  O(f n_active k) numpy work, the search and the partition of
+    the rows divided among ``search.n_jobs`` threads by groups of features
+    (``treelib.growth.threads``).
     """
-    counts = level.counts
-    starts, segment = segment_starts(counts), segment_ids(counts)
-    n_active = level.order.shape[1]
+    splits = level_splits(level, search, growth)
+    if splits is None:
+        return None
+    goes_left = sample_sides(level, splits, len(growth.Y))
+    child_ids, child_counts, child = split_nodes(level, splits, goes_left, search, growth)
+    keep = ~growth.rules.is_leaf(child_counts, child.impurity, depth + 1,
+                                 search.min_samples_leaf)
+    if not keep.any():
+        return None
+    order, x_sorted = next_rows(level, splits, goes_left, keep, search.n_jobs)
+    return Level(node_ids=child_ids[keep], counts=child_counts[keep],
+                 nodes=select(child, keep), order=order, x_sorted=x_sorted)
 
-    # 1. Every node's best cut; the nodes whose cut passes the rules split.
-    # k values per position and feature, counted twice: the scorer's temporaries (sums,
-    # cut positions, nodes, gains) take about twice the bytes per value of the other
-    # growers'; classes: blocks of rows or of positions
-    width = stats.shape[1]
+
+def level_splits(level, search, growth):
+    """Every node's best cut (``level_cuts.best_cuts``, the one tie rule); the nodes whose
+    cut passes ``growth.rules`` split.  ``LevelSplits``, or None if no node splits.
+
+    The features are scored in chunks: k values per position and feature, counted twice
+    (the scorer's temporaries, sums, cut positions, nodes and gains, take about twice the
+    bytes per value of the other growers'); with classes, blocks of rows or of positions
+    (``level_classes.class_blocks``).  O(f n_active k).
+    """
+    counts, n_jobs = level.counts, search.n_jobs
+    n_active, width = level.order.shape[1], search.stats.shape[1]
     chunks = (feature_chunks(level.order.shape[0], 2 * n_active * width, n_jobs)
-              if classes is None else
+              if search.classes is None else
               class_blocks(level.order.shape[0], n_active, width, n_jobs))
     feature, cut, gain = best_cuts(
-        len(counts), chunks,
-        lambda features: feature_scores(level, stats, weights, classes, features,
-                                        criterion, min_samples_leaf), n_jobs)
-    splitting = ~rules.rejects(gain, total_weight)
+        len(counts), chunks, lambda features: feature_scores(level, search, features), n_jobs)
+    splitting = ~growth.rules.rejects(gain, growth.total_weight)
     parents = np.flatnonzero(splitting)
     if len(parents) == 0:
         return None
+    return LevelSplits(feature=feature, cut=cut, splitting=splitting,
+                       n_left=np.where(splitting, cut + 1, counts), parents=parents)
 
-    # 2. Where every active sample goes: the first cut + 1 samples of its node's row of
-    #    the chosen feature go left.  A node that does not split sends all its samples
-    #    "left", into a child that is dropped.
-    n_left = np.where(splitting, cut + 1, counts)
-    n_right = counts - n_left
-    positions = np.arange(n_active)
-    goes_left = np.empty(len(Y), dtype=bool)                 # indexed by sample id
-    goes_left[level.order[feature[segment], positions]] = (
-        positions - starts[segment] < n_left[segment])
 
-    # 3. Record the splits.  The children take the next ids, left then right, in node
-    #    order: breadth-first numbering.
-    at = starts[parents] + cut[parents]
+def sample_sides(level, splits, n_samples):
+    """Where every active sample goes, (n_samples,) indexed by sample id: True for the
+    first ``n_left`` samples of its node's row of the chosen feature.  A node that does
+    not split sends all its samples "left", into a child that is dropped.
+    O(n_active)."""
+    counts = level.counts
+    starts, segment = segment_starts(counts), segment_ids(counts)
+    positions = np.arange(level.order.shape[1])
+    goes_left = np.empty(n_samples, dtype=bool)
+    goes_left[level.order[splits.feature[segment], positions]] = (
+        positions - starts[segment] < splits.n_left[segment])
+    return goes_left
+
+
+def split_nodes(level, splits, goes_left, search, growth):
+    """Record the splits and every child in ``growth.tree``; returns the children's ids,
+    sample counts and ``NodeStatistics`` (left then right child of each parent, in node
+    order: breadth-first numbering).
+
+    The children's statistics come from feature 0's row partitioned (every child kept),
+    or, with classes, from their class counts (no (n, k) rows); for squared error, the
+    children's centred targets become ``search.stats``.  O(n_active k).
+    """
+    counts, parents, feature = level.counts, splits.parents, splits.feature
+    starts = segment_starts(counts)
+    n_left, n_right = splits.n_left, counts - splits.n_left
+    at = starts[parents] + splits.cut[parents]
     threshold = midpoint(level.x_sorted[feature[parents], at],
                          level.x_sorted[feature[parents], at + 1])
     child_counts = np.column_stack([n_left[parents], n_right[parents]]).ravel()
-
-    # 4. The children's statistics, from feature 0's row partitioned (every child kept);
-    #    for squared error, the children's centred targets become ``stats``.
-    children, = partition(partition_plan(counts, n_left, splitting, splitting),
+    children, = partition(partition_plan(counts, n_left, splits.splitting, splits.splitting),
                           goes_left[level.order[0]], [level.order[0]])
+    Y, weights, criterion = growth.Y, search.weights, search.criterion
     child = (node_statistics(Y[children], child_counts, criterion,
                              None if weights is None else weights[children])
-             if classes is None else      # counted from the classes: no (n, k) rows
-             children_statistics(classes, children, child_counts, Y.shape[1], criterion))
-    child_ids = tree.add_nodes(child.value, child.impurity, child_counts,
-                               np.repeat(level.node_ids[parents], 2),
-                               np.tile([LEFT, RIGHT], len(parents)), child.weight)
-    tree.set_splits(level.node_ids[parents], feature[parents], threshold,
-                    n_left[parents] > n_right[parents])  # no missing value: the larger child
+             if search.classes is None else
+             children_statistics(search.classes, children, child_counts, Y.shape[1],
+                                 criterion))
+    child_ids = growth.tree.add_nodes(child.value, child.impurity, child_counts,
+                                      np.repeat(level.node_ids[parents], 2),
+                                      np.tile([LEFT, RIGHT], len(parents)), child.weight)
+    growth.tree.set_splits(level.node_ids[parents], feature[parents], threshold,
+                           n_left[parents] > n_right[parents])  # no missing value: larger
     if criterion == "squared_error":
-        stats[children] = child.stats
+        search.stats[children] = child.stats
+    return child_ids, child_counts, child
 
-    # 5. The next level: the children that may split, every row partitioned stably.
-    keep = ~rules.is_leaf(child_counts, child.impurity, depth + 1, min_samples_leaf)
-    if not keep.any():
-        return None
-    keep_left, keep_right = np.zeros_like(splitting), np.zeros_like(splitting)
-    keep_left[parents], keep_right[parents] = keep[0::2], keep[1::2]
-    plan = partition_plan(counts, n_left, keep_left, keep_right)
-    # every feature's row moved by the plan, in place: the next level's rows are the
-    # first n_next positions of this level's (views of the arrays sorted at the root,
-    # which are never copied).  Groups of rows in threads, each group a few rows at a
-    # time (one scatter per few rows, through a temporary of those rows only).
+
+def next_rows(level, splits, goes_left, keep, n_jobs=1):
+    """The next level's ``order`` and ``x_sorted``: every feature's row partitioned
+    stably, keeping the children ``keep`` (left then right of each parent).
+
+    Every row is moved in place: the next level's rows are the first n_next positions of
+    this level's (views of the arrays sorted at the root, which are never copied).
+    Groups of rows in ``n_jobs`` threads, each group a few rows at a time (one scatter per
+    few rows, through a temporary of those rows only).  O(f n_active).
+    """
+    n_active = level.order.shape[1]
+    keep_left, keep_right = np.zeros_like(splits.splitting), np.zeros_like(splits.splitting)
+    keep_left[splits.parents], keep_right[splits.parents] = keep[0::2], keep[1::2]
+    plan = partition_plan(level.counts, splits.n_left, keep_left, keep_right)
     order, x_sorted = level.order[:, :plan[2]], level.x_sorted[:, :plan[2]]
     n_rows = max(1, CHUNK_VALUES // max(1, 4 * n_active))
 
@@ -282,8 +382,7 @@ def grow_level(level, Y, weights, stats, classes, criterion, min_samples_leaf, d
                             (level.x_sorted[part], x_sorted[part])])
 
     run_chunks(move, feature_chunks(level.order.shape[0], 4 * n_active, n_jobs), n_jobs)
-    return Level(node_ids=child_ids[keep], counts=child_counts[keep],
-                 nodes=select(child, keep), order=order, x_sorted=x_sorted)
+    return order, x_sorted
 
 
 def select(nodes, keep):
@@ -291,63 +390,3 @@ def select(nodes, keep):
     return nodes._replace(value=None, impurity=None, stats=None, totals=nodes.totals[keep],
                           abs_totals=None if nodes.abs_totals is None else nodes.abs_totals[keep],
                           weight=nodes.weight[keep], scale=nodes.scale[keep])
-
-
-def partition_plan(counts, n_left, keep_left, keep_right):
-    """Where the samples of a level go in the next one, whatever the row: the stable
-    partition of every node into its left child then its right child, for s = 0, 1,
-    ...; children with ``keep_left`` / ``keep_right`` False are left out.  Node s sends
-    ``n_left[s]`` samples left in every row.
-
-    Returns ``(to_left, to_right, n_next)``: a sample at position q that is the c-th
-    (1, 2, ...) of its row to go left, counted from the row's start, lands at ``to_left[q]
-    + c``; one that goes right at ``to_right[q] - c``.  Both follow from the children's
-    starts: in node s (``starts[s]``, with ``left_before[s]`` samples sent left by the
-    nodes before it) a left-goer is number ``c - left_before[s]`` of its left child, a
-    right-goer number ``q - starts[s] - (c - left_before[s])`` of its right child.
-    Samples of children left out land past ``n_next``, in a scratch area of one slot per
-    position.  O(positions).
-    """
-    starts, segment = segment_starts(counts), segment_ids(counts)
-    sizes = np.column_stack([np.where(keep_left, n_left, 0),
-                             np.where(keep_right, counts - n_left, 0)]).ravel()
-    new_start = segment_starts(sizes)
-    left_before = segment_starts(n_left)
-    n_next = int(sizes.sum())
-    to_left = np.where(keep_left, new_start[0::2] - left_before - 1, n_next - 1)[segment]
-    to_right = (np.where(keep_right, new_start[1::2] - starts + left_before, 0)[segment]
-                + np.arange(len(segment)))
-    to_right[~keep_right[segment]] = n_next + len(segment)
-    index = np.int32 if n_next + 2 * len(segment) < 2**31 else np.intp
-    return to_left.astype(index), to_right.astype(index), n_next
-
-
-def partition(plan, goes_left, arrays):
-    """The rows ``arrays`` (each (p,), in one row's order) moved to the next level by
-    ``plan`` (``partition_plan``), ``goes_left`` (p,) saying where each sample goes.
-    Inside each child the samples keep their order, so sorted rows stay sorted.  O(p)."""
-    to_left, to_right, n_next = plan
-    sent_left = np.cumsum(goes_left, dtype=to_left.dtype)
-    destination = np.where(goes_left, to_left + sent_left, to_right - sent_left)
-    result = []
-    for array in arrays:
-        out = np.empty(n_next + len(goes_left) + 1, dtype=array.dtype)
-        out[destination] = array
-        result.append(out[:n_next])
-    return result
-
-
-def partition_rows(plan, goes_left, pairs):
-    """``partition`` of several rows at once: for each ``(rows, out)`` of ``pairs``,
-    ``rows`` (c, p) moved by ``plan`` into ``out`` (c, n_next), ``goes_left`` (c, p)
-    row by row.  ``out`` may be the first n_next columns of ``rows`` itself (rows are
-    read whole before ``out`` is written).  O(c p) time, O(c p) temporary memory."""
-    to_left, to_right, n_next = plan
-    c, p = goes_left.shape
-    sent_left = np.cumsum(goes_left, axis=1, dtype=to_left.dtype)
-    destination = np.where(goes_left, to_left + sent_left, to_right - sent_left)
-    destination = destination + (np.arange(c, dtype=np.intp) * (n_next + p + 1))[:, None]
-    for rows, out in pairs:
-        moved = np.empty((c, n_next + p + 1), dtype=rows.dtype)
-        moved.ravel()[destination.ravel()] = rows.ravel()
-        out[...] = moved[:, :n_next]
