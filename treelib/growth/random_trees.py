@@ -29,6 +29,8 @@ grows with the number of features: chapter 12 measures 2.75x the time for 8x the
 features.  Seed article 001's O(m d n) holds in n and d, not independently of f.
 """
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from treelib.criteria import node_statistics
@@ -38,6 +40,22 @@ from treelib.tree import LEFT, MISSING, RIGHT, TreeRecorder
 
 #: Draws of a random feature before a node's features are checked all at once.
 FEATURE_DRAWS = 8
+
+
+@dataclass
+class ActiveNodes:
+    """The nodes of a level that may split: their ids in the tree, their samples (node
+    after node) and how many each holds."""
+
+    node_ids: np.ndarray     # (m,)
+    samples: np.ndarray      # (n_d,) sample ids, grouped by node
+    counts: np.ndarray       # (m,)
+
+    def keep(self, mask):
+        """The nodes ``mask`` (m,) and their samples.  O(n_d)."""
+        return ActiveNodes(node_ids=self.node_ids[mask],
+                           samples=self.samples[np.repeat(mask, self.counts)],
+                           counts=self.counts[mask])
 
 
 def grow_random_tree(X, Y, finder, rules, counter=None, weights=None):
@@ -54,54 +72,72 @@ def grow_random_tree(X, Y, finder, rules, counter=None, weights=None):
     Per level, with n_d samples in the nodes that may split: O(n_d) to draw a feature per
     node (more where few features vary, ``draw_features``), O(n_d) to draw the
     thresholds (``draw_thresholds``), O(n_d) to route the samples and O(n_d k) for the
-    children's statistics, plus the stable sort that groups the samples by child.
-    O(depth) Python iterations.
+    children's statistics, plus the stable sort that groups the samples by child
+    (``split_level``).  O(depth) Python iterations.
     """
-    rng, min_samples_leaf = finder.rng, finder.min_samples_leaf
     tree = TreeRecorder()
     root = node_statistics(Y, [len(Y)], finder.criterion, weights)
-    node_ids = tree.add_nodes(root.value, root.impurity, [len(Y)], weight=root.weight)
-    samples, counts = np.arange(len(Y)), np.array([len(Y)])   # active samples, by node
+    level = ActiveNodes(
+        node_ids=tree.add_nodes(root.value, root.impurity, [len(Y)], weight=root.weight),
+        samples=np.arange(len(Y)), counts=np.array([len(Y)]))
     depth = 0
     while rules.max_depth is None or depth < rules.max_depth:
-        # 1. Nodes that may split: enough samples, and a feature that varies in them.
-        splittable = counts >= 2 * min_samples_leaf
-        samples = samples[np.repeat(splittable, counts)]
-        node_ids, counts = node_ids[splittable], counts[splittable]
-        if len(counts) == 0:
-            break
-        feature = draw_features(X, samples, counts, rng)
-        varies = feature >= 0
-        samples = samples[np.repeat(varies, counts)]
-        node_ids, counts, feature = node_ids[varies], counts[varies], feature[varies]
-        if len(counts) == 0:
+        level, feature = nodes_to_split(X, level, finder)
+        if level is None:
             break
         if counter is not None:
-            counter.searched(depth, len(counts), len(samples))
-        segment = segment_ids(counts)
-        values = X[samples, feature[segment]]
-        threshold = draw_thresholds(values, counts, rng)
-
-        # 2. Route every sample; children with enough samples are created.
-        branch = np.where(np.isnan(values), MISSING,
-                          np.where(values <= threshold[segment], LEFT, RIGHT))
-        key = 3 * segment + branch                              # (node, branch)
-        child_counts = np.bincount(key, minlength=3 * len(counts))
-        created = child_counts >= min_samples_leaf
-        kept = created[key]
-        order = np.argsort(key[kept], kind="stable")            # samples grouped by child
-        samples = samples[kept][order]
-        counts = child_counts[created]
-        child = node_statistics(Y[samples], counts, finder.criterion,
-                                None if weights is None else weights[samples])
-        parents = np.repeat(node_ids, 3)[created]
-        node_ids = tree.add_nodes(child.value, child.impurity, counts, parents,
-                                  np.tile([LEFT, RIGHT, MISSING], len(node_ids))[created],
-                                  child.weight)
-        has_child = created.reshape(-1, 3).any(axis=1)          # else: stays a leaf
-        tree.set_splits(np.unique(parents), feature[has_child], threshold[has_child])
+            counter.searched(depth, len(level.counts), len(level.samples))
+        level = split_level(X, (Y, weights), level, feature, finder, tree)
         depth += 1
     return tree.finish()
+
+
+def nodes_to_split(X, level, finder):
+    """The nodes of ``level`` that split, and the feature each draws: those with at least
+    twice ``finder.min_samples_leaf`` samples and a feature that varies in them
+    (``draw_features``).  ``(None, None)`` when no node splits.  O(n_d), more where few
+    features vary."""
+    level = level.keep(level.counts >= 2 * finder.min_samples_leaf)
+    if len(level.counts) == 0:
+        return None, None
+    feature = draw_features(X, level.samples, level.counts, finder.rng)
+    varies = feature >= 0
+    level = level.keep(varies)
+    if len(level.counts) == 0:
+        return None, None
+    return level, feature[varies]
+
+
+def split_level(X, targets, level, feature, finder, tree):
+    """Split every node of ``level`` on its drawn ``feature`` at a random threshold
+    (``draw_thresholds``) and record the splits and the children in ``tree``: a child,
+    ``x <= threshold``, ``x > threshold`` or ``x`` missing, is created when at least
+    ``finder.min_samples_leaf`` samples reach it; its statistics come from ``targets`` =
+    (Y, weights).  Returns the children as the next ``ActiveNodes``.  O(n_d k) plus the
+    stable sort that groups the samples by child."""
+    Y, weights = targets
+    segment = segment_ids(level.counts)
+    values = X[level.samples, feature[segment]]
+    threshold = draw_thresholds(values, level.counts, finder.rng)
+    branch = np.where(np.isnan(values), MISSING,
+                      np.where(values <= threshold[segment], LEFT, RIGHT))
+    key = 3 * segment + branch                              # (node, branch)
+    child_counts = np.bincount(key, minlength=3 * len(level.counts))
+    created = child_counts >= finder.min_samples_leaf
+    kept = created[key]
+    order = np.argsort(key[kept], kind="stable")            # samples grouped by child
+    samples = level.samples[kept][order]
+    counts = child_counts[created]
+    child = node_statistics(Y[samples], counts, finder.criterion,
+                            None if weights is None else weights[samples])
+    parents = np.repeat(level.node_ids, 3)[created]
+    node_ids = tree.add_nodes(child.value, child.impurity, counts, parents,
+                              np.tile([LEFT, RIGHT, MISSING], len(level.node_ids))[created],
+                              child.weight)
+    has_child = created.reshape(-1, 3).any(axis=1)          # else: stays a leaf
+    tree.set_splits(np.unique(parents), feature[has_child], threshold[has_child])
+    return ActiveNodes(node_ids=node_ids, samples=samples, counts=counts)
+
 
 
 def draw_features(X, samples, counts, rng, draws=FEATURE_DRAWS):
@@ -141,7 +177,8 @@ def draw_features(X, samples, counts, rng, draws=FEATURE_DRAWS):
 
 
 def rows_of(samples, starts, counts, nodes):
-    """The samples of ``nodes`` (one after the other) and where each node's begin."""
+    """The samples of ``nodes`` (one after the other) and where each node's begin.  O(their
+    samples)."""
     sizes = counts[nodes]
     local_starts = segment_starts(sizes)
     positions = np.arange(sizes.sum()) + np.repeat(starts[nodes] - local_starts, sizes)
