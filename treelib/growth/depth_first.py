@@ -46,7 +46,8 @@ class Node:
 
 
 def children_of(data, samples, split):
-    """The samples of the two children of a split node, in their order in the node."""
+    """The samples of the two children of a split node, in their order in the node.
+    O(n_node)."""
     goes_left = split.goes_left(data[samples])
     return samples[goes_left], samples[~goes_left]
 
@@ -96,7 +97,8 @@ def grow_depth_first(data, Y, finder, rules, counter=None, weights=None):
 
     The right child is pushed before the left one, so the left subtree is grown first
     and node ids follow the same pre-order walk as ``grow_recursive``; the stack replaces
-    recursion, so there is no depth limit.  Same cost per node.
+    recursion, so there is no depth limit.  Same cost per node: O(n_node k) plus one
+    call of the finder (``Node.evaluate``).
     """
     tree, nodes = TreeRecorder(), Node(data, Y, weights, finder, rules, counter)
     stack = [(np.arange(len(Y)), 0, None, LEFT)]

@@ -84,11 +84,12 @@ class ObliviousTree:
         return goes_right.astype(np.intp) @ (1 << np.arange(self.depth, dtype=np.intp))
 
     def predict(self, X):
-        """The ``value`` row of every row's leaf, (n, k)."""
+        """The ``value`` row of every row's leaf, (n, k).  O(n (D + k))."""
         return self.value[self.apply(X)]
 
     def feature_importances(self, n_features):
-        """Each feature's share of the summed gains of the levels that test it."""
+        """Each feature's share of the summed gains of the levels that test it.
+        O(D + n_features)."""
         importances = np.bincount(self.feature, weights=self.gain, minlength=n_features)
         total = importances.sum()
         return importances / total if total > 0 else importances
@@ -160,8 +161,9 @@ def level_histograms(codes, node, m, n_bins, stats, weights):
 
 def level_gains(codes, node, level, n_bins, criterion, weights):
     """The summed gain and rounding bound of every cut after bin b of every feature,
-    (f, B - 1) each, -inf where the cut is after the feature's last bin; and the level's
-    ``LevelStatistics``.  A node that a cut leaves whole adds 0."""
+    (f, B - 1) each, -inf where the cut is after the feature's last bin, from the rows'
+    nodes ``node`` and the level's ``LevelStatistics`` ``level``.  A node that a cut
+    leaves whole adds 0.  O(n f k + f m B k)."""
     m = len(level.counts)
     sums, weight, counts = level_histograms(codes, node, m, n_bins, level.stats, weights)
     left_sums = np.cumsum(sums, axis=2)[:, :, :-1]                 # (f, m, B - 1, k)
@@ -189,7 +191,9 @@ def grow_oblivious(codes, Y, finder, rules, counter=None, weights=None):
     all 1); ``rules.max_depth`` (required, at most ``MAX_OBLIVIOUS_DEPTH``) bounds the
     depth and ``rules.min_impurity_decrease`` the level's summed gain over the training
     weight.  Returns an ``ObliviousTree``.  ``counter``, a ``GrowthCounter``, records one
-    search per node of every level.
+    search per node of every level.  A level's cut is chosen by ``treelib.split.best_cut``
+    on the summed gains and bounds: the one tie rule.  O(n f k + 2**l f B k) per level l
+    (``level_gains``), plus O(n log n + n k) for its nodes' statistics.
     """
     if finder.splitter != "hist" or finder.bin_thresholds is None:
         raise ValueError("oblivious trees search the cuts between bins: give a "
