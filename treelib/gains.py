@@ -52,7 +52,7 @@ def poisson_has_counts(positives_left, positives):
 
 
 def gain_from_sums(sum_left, w_left, total, w, criterion, l2=0.0, sum_right=None,
-                   positives_left=None, positives=None):
+                   **poisson_counts):
     """Gain of cuts, ``W I(node) - W_L I(L) - W_R I(R)``, from the left child's sums.
 
     ``sum_left`` (..., k) holds the sums of the statistics over the left child of each
@@ -69,9 +69,10 @@ def gain_from_sums(sum_left, w_left, total, w, criterion, l2=0.0, sum_right=None
     - Poisson (half the Poisson deviance): ``S_L log(S_L/W_L) + S_R log(S_R/W_R) -
       S log(S/W)``, the terms ``sum y log y`` cancelling; a child without a positive
       target predicts no count at all and is not a candidate (-inf,
-      ``poisson_has_counts``), told by ``positives_left`` and ``positives``, the counts
-      of positive targets of the left child and the node (the finders' statistics hold
-      them: ``split_statistics``), else by the sums (exact only for integer counts);
+      ``poisson_has_counts``), told by the keyword arguments ``positives_left`` and
+      ``positives`` (``poisson_counts``), the counts of positive targets of the left
+      child and the node (the finders' statistics hold them: ``split_statistics``), else
+      by the sums (exact only for integer counts);
     - Newton (gradient boosting): the sums are of gradients G, the weights of hessians
       H, and the gain is the decrease of the second-order loss,
       ``G_L**2/(H_L + l2) + G_R**2/(H_R + l2) - G**2/(H + l2)``: the variance-to-sum
@@ -83,37 +84,58 @@ def gain_from_sums(sum_left, w_left, total, w, criterion, l2=0.0, sum_right=None
     sum_left`` (the fixed-point growers, ``treelib.growth.fixed_point_tree``: each side made one
     float from fixed-point sums); squared error, Gini and Newton only.
 
-    A cut with an empty side gives inf or nan: callers mask those.
+    A cut with an empty side gives inf or nan: callers mask those.  O(k) per cut.
     """
+    unknown = set(poisson_counts) - {"positives_left", "positives"}
+    if unknown:
+        raise TypeError(f"gain_from_sums() got unexpected keyword arguments {sorted(unknown)}")
     sum_left, total = np.asarray(sum_left, np.float64), np.asarray(total, np.float64)
-    known_right = sum_right is not None
-    w_right = w - w_left
     if criterion == "entropy":
-        def w_entropy(weight, counts):        # W H(node) from its weight and class counts
-            return xlog2x(weight) - np.sum(xlog2x(counts), axis=-1)
-        return w_entropy(w, total) - w_entropy(w_left, sum_left) - w_entropy(w_right,
-                                                                             total - sum_left)
+        return _entropy_gain(sum_left, w_left, total, w)
     if criterion == "poisson":
-        if positives_left is None:         # exact only if the sums are: integer counts
-            positives_left, positives = sum_left, total
-        # a child with counts whose sum S - S_L rounds to 0 or below: S log S -> 0
-        sum_right = np.maximum(total - sum_left, 0.0)
-        positive = poisson_has_counts(positives_left, positives)
+        return _poisson_gain(sum_left, w_left, total, w, **poisson_counts)
+    return _squares_gain(sum_left, w_left, total, w, l2, sum_right)
 
-        def s_log_mean(s, weight):            # S log(S / W), 0 for S = 0
-            with np.errstate(divide="ignore", invalid="ignore"):
-                return s * np.log(np.where(s > 0, s / np.expand_dims(weight, -1), 1.0))
-        gain = np.sum(s_log_mean(sum_left, w_left) + s_log_mean(sum_right, w_right)
-                      - s_log_mean(total, w), axis=-1)
-        return np.where(positive, gain, -np.inf)
+
+def _entropy_gain(sum_left, w_left, total, w):
+    """``gain_from_sums`` for entropy, from class counts.  O(k) per cut."""
+    def w_entropy(weight, counts):        # W H(node) from its weight and class counts
+        return xlog2x(weight) - np.sum(xlog2x(counts), axis=-1)
+    return w_entropy(w, total) - w_entropy(w_left, sum_left) - w_entropy(w - w_left,
+                                                                         total - sum_left)
+
+
+def _poisson_gain(sum_left, w_left, total, w, positives_left=None, positives=None):
+    """``gain_from_sums`` for Poisson; -inf where a child holds no positive target
+    (``positives_left``, ``positives``: the exact counts; None: the sums).  O(k) per
+    cut."""
+    if positives_left is None:         # exact only if the sums are: integer counts
+        positives_left, positives = sum_left, total
+    # a child with counts whose sum S - S_L rounds to 0 or below: S log S -> 0
+    sum_right = np.maximum(total - sum_left, 0.0)
+    positive = poisson_has_counts(positives_left, positives)
+
+    def s_log_mean(s, weight):            # S log(S / W), 0 for S = 0
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return s * np.log(np.where(s > 0, s / np.expand_dims(weight, -1), 1.0))
+    gain = np.sum(s_log_mean(sum_left, w_left) + s_log_mean(sum_right, w - w_left)
+                  - s_log_mean(total, w), axis=-1)
+    return np.where(positive, gain, -np.inf)
+
+
+def _squares_gain(sum_left, w_left, total, w, l2, sum_right):
+    """``gain_from_sums`` by the variance-to-sum identity (squared error, Gini, Newton),
+    ``l2`` added to every weight; ``sum_right`` None: ``total - sum_left``.  O(k) per
+    cut."""
+    w_right = w - w_left
     if l2:
         w_left, w_right, w = w_left + l2, w_right + l2, w + l2
     if sum_left.shape[-1] == 1:               # one column: the same formula, no k axis
         sum_left, total = sum_left[..., 0], total[..., 0]
-        sum_right = sum_right[..., 0] if known_right else total - sum_left
+        sum_right = total - sum_left if sum_right is None else sum_right[..., 0]
         return sum_left * sum_left / w_left + sum_right * sum_right / w_right \
             - total * total / w
-    if not known_right:
+    if sum_right is None:
         sum_right = total - sum_left
     return (np.sum(sum_left * sum_left, axis=-1) / w_left
             + np.sum(sum_right * sum_right, axis=-1) / w_right
@@ -121,7 +143,7 @@ def gain_from_sums(sum_left, w_left, total, w, criterion, l2=0.0, sum_right=None
 
 
 def gain_rounding_bound(sum_left, w_left, total, w, criterion, abs_total=None, gain=None,
-                        n_terms=None, l2=0.0):
+                        **options):
     """A bound on the rounding error of the gains that ``gain_from_sums`` computes.
 
     Two finders (or two machines) add the same samples in different orders, so an exact
@@ -142,42 +164,80 @@ def gain_rounding_bound(sum_left, w_left, total, w, criterion, abs_total=None, g
       error, ``|log(S_L W_R / (S_R W_L))|`` for Poisson), hence
       ``16 n EPS sum_k abs_total_k (slope)`` (the factor 16 also covers the centring, the
       weights' own sums and the histogram subtraction trick, see ``treelib.growth``).
-      ``n_terms`` is n, the number of samples summed (``w`` when None).
+      n is the keyword argument ``n_terms``, the number of samples summed (``w`` when
+      None or not given).
 
-    Counts (Gini and entropy without weights) are exact, so only the first part applies.
-    ``gain``, if given, is ``gain_from_sums``'s result, from which the squared-error
-    terms follow (their sum is the gain plus ``2 sum_k S_k**2 / W``).  Same shapes as
-    ``gain_from_sums``.
+    Counts (Gini and entropy without weights) are exact, so only the first part applies
+    (and no slope is computed).  ``gain``, if given, is ``gain_from_sums``'s result, from
+    which the squared-error terms follow (their sum is the gain plus ``2 sum_k S_k**2 /
+    W``).  The keyword arguments (``options``) are ``n_terms`` and Newton's ``l2``
+    (default 0).  Same shapes as ``gain_from_sums``; O(k) per cut.
     """
+    if set(options) - {"n_terms", "l2"}:
+        raise TypeError(f"gain_rounding_bound() got unexpected keyword arguments "
+                        f"{sorted(set(options) - {'n_terms', 'l2'})}")
     sum_left, total = np.asarray(sum_left, np.float64), np.asarray(total, np.float64)
-    sum_right, w_right = total - sum_left, w - w_left
-    n = w if n_terms is None else n_terms
+    sums = (sum_left, w_left, total, w)
+    with_slope = abs_total is not None
     if criterion == "entropy":
-        # |c log2 c|: with weights below 1 a term c log2 c is negative
-        terms = sum(np.abs(xlog2x(weight)) + np.sum(np.abs(xlog2x(counts)), axis=-1)
-                    for weight, counts in ((w, total), (w_left, sum_left),
-                                           (w_right, sum_right)))
-        slope = None if abs_total is None else (             # d(W H)/dc = log2(W / c)
-            np.abs(np.log2(np.expand_dims(w_left, -1) / np.maximum(sum_left, EPS)))
-            + np.abs(np.log2(np.expand_dims(w_right, -1) / np.maximum(sum_right, EPS))))
+        terms, slope = _entropy_terms(*sums, with_slope)
     elif criterion == "poisson":
-        with np.errstate(divide="ignore", invalid="ignore"):
-            means = [np.where(s > 0, s / np.expand_dims(v, -1), 1.0)
-                     for s, v in ((sum_left, w_left), (sum_right, w_right), (total, w))]
-            terms = np.sum(np.abs(sum_left * np.log(means[0]))
-                           + np.abs(sum_right * np.log(means[1]))
-                           + np.abs(total * np.log(means[2])), axis=-1)
-            slope = np.abs(np.log(means[0] / means[1]))
+        terms, slope = _poisson_terms(*sums, with_slope)
     else:
-        if gain is None:
-            gain = gain_from_sums(sum_left, w_left, total, w, criterion, l2)
-        terms = np.abs(gain) + 2 * np.sum(total * total, axis=-1) / (w + l2)
-        slope = (np.abs(sum_left) / np.expand_dims(w_left + l2, -1)
-                 + np.abs(sum_right) / np.expand_dims(w_right + l2, -1))
+        terms, slope = _squares_terms(*sums, criterion, gain, options.get("l2", 0.0),
+                                      with_slope)
     bound = 4 * EPS * terms
-    if abs_total is not None:
+    if with_slope:
+        n = w if options.get("n_terms") is None else options["n_terms"]
         bound = bound + 16 * EPS * n * np.sum(np.asarray(abs_total) * slope, axis=-1)
     return bound
+
+
+def _entropy_terms(sum_left, w_left, total, w, with_slope):
+    """``(terms, slope)`` of ``gain_rounding_bound`` for entropy: the sum of its
+    ``|c log2 c|`` terms and (if ``with_slope``, else None) ``|d(W H)/dc|``.  O(k) per
+    cut."""
+    sum_right, w_right = total - sum_left, w - w_left
+    # |c log2 c|: with weights below 1 a term c log2 c is negative
+    terms = sum(np.abs(xlog2x(weight)) + np.sum(np.abs(xlog2x(counts)), axis=-1)
+                for weight, counts in ((w, total), (w_left, sum_left), (w_right, sum_right)))
+    if not with_slope:
+        return terms, None
+    slope = (                                                # d(W H)/dc = log2(W / c)
+        np.abs(np.log2(np.expand_dims(w_left, -1) / np.maximum(sum_left, EPS)))
+        + np.abs(np.log2(np.expand_dims(w_right, -1) / np.maximum(sum_right, EPS))))
+    return terms, slope
+
+
+def _poisson_terms(sum_left, w_left, total, w, with_slope):
+    """``(terms, slope)`` of ``gain_rounding_bound`` for Poisson: its three ``|S
+    log(S/W)|`` terms and (if ``with_slope``, else None) ``|log(mean_L / mean_R)|``.
+    O(k) per cut."""
+    sum_right, w_right = total - sum_left, w - w_left
+    with np.errstate(divide="ignore", invalid="ignore"):
+        means = [np.where(s > 0, s / np.expand_dims(v, -1), 1.0)
+                 for s, v in ((sum_left, w_left), (sum_right, w_right), (total, w))]
+        terms = np.sum(np.abs(sum_left * np.log(means[0]))
+                       + np.abs(sum_right * np.log(means[1]))
+                       + np.abs(total * np.log(means[2])), axis=-1)
+        slope = np.abs(np.log(means[0] / means[1])) if with_slope else None
+    return terms, slope
+
+
+def _squares_terms(sum_left, w_left, total, w, criterion, gain, l2, with_slope):
+    """``(terms, slope)`` of ``gain_rounding_bound`` for the variance-to-sum identity
+    (squared error, Gini, Newton with ``l2``): the sum of its terms (from ``gain``,
+    computed if None) and (if ``with_slope``, else None) ``|S_L|/W_L + |S_R|/W_R``.
+    O(k) per cut."""
+    if gain is None:
+        gain = gain_from_sums(sum_left, w_left, total, w, criterion, l2)
+    terms = np.abs(gain) + 2 * np.sum(total * total, axis=-1) / (w + l2)
+    if not with_slope:
+        return terms, None
+    sum_right, w_right = total - sum_left, w - w_left
+    slope = (np.abs(sum_left) / np.expand_dims(w_left + l2, -1)
+             + np.abs(sum_right) / np.expand_dims(w_right + l2, -1))
+    return terms, slope
 
 
 def bound_cap(total, w, criterion, abs_total=None, max_gain=0.0, n_terms=None, scale=None):
@@ -218,6 +278,6 @@ def score_cuts(sum_left, w_left, total, w, criterion, abs_total=None, n_terms=No
         gains = gain_from_sums(sum_left, w_left, total, w, criterion, l2,
                                positives_left=positives_left, positives=positives)
         bounds = gain_rounding_bound(sum_left, w_left, total, w, criterion, abs_total,
-                                     gains, n_terms, l2)
+                                     gains, n_terms=n_terms, l2=l2)
     both_sides = (w_left > 0) & (w_left < w) & np.isfinite(gains)
     return np.where(both_sides, gains, -np.inf), np.where(both_sides, bounds, 0.0)
