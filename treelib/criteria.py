@@ -156,45 +156,72 @@ def node_statistics(Y_rows, counts, criterion, weights=None):
     """
     Y_rows = as_columns(Y_rows)
     counts = np.asarray(counts)
-    starts, segment = segment_starts(counts), segment_ids(counts)
+    starts = segment_starts(counts)
     w = np.ones(len(Y_rows)) if weights is None else np.asarray(weights, np.float64)
     weight = counts.astype(np.float64) if weights is None else np.add.reduceat(w, starts)
-    size = weight[:, None]
+    nodes = _Segments(counts, starts, segment_ids(counts), w, weight, weights is not None)
     if criterion == "squared_error":
-        anchor = Y_rows[starts]
-        shifted = Y_rows - anchor[segment]
-        shift_mean = np.add.reduceat(shifted * w[:, None], starts, axis=0) / size
-        centred = shifted - shift_mean[segment]
-        stats = centred if weights is None else centred * w[:, None]
-        impurity = np.add.reduceat(stats * centred, starts, axis=0).sum(axis=1) / weight
-        return NodeStatistics(anchor + shift_mean, impurity, stats,
-                              np.add.reduceat(stats, starts, axis=0),
-                              np.add.reduceat(np.abs(stats), starts, axis=0), weight,
-                              np.maximum.reduceat(np.abs(centred), starts, axis=0))
+        return _centred_statistics(Y_rows, nodes)
     if criterion in ("poisson", "absolute_error"):
-        stats = Y_rows * w[:, None]
-        if criterion == "poisson":          # and the counts of positive targets
-            stats = np.hstack([stats, (stats > 0).astype(np.float64)])
-        totals = np.add.reduceat(stats, starts, axis=0)
-        if criterion == "poisson":
-            value = totals[:, :Y_rows.shape[1]] / size
-            # sum of w y log(y / mean), term by term as scikit-learn sums it: exactly 0
-            # for a constant node (the form sum y log y - S log(S / W) leaves a residue)
-            with np.errstate(divide="ignore", invalid="ignore"):
-                ratio = np.where(Y_rows > 0, Y_rows / value[segment], 1.0)
-            loss = np.add.reduceat(Y_rows * np.log(ratio) * w[:, None], starts, axis=0)
-        else:
-            value = np.column_stack([weighted_medians(Y_rows[:, c], w, counts)
-                                     for c in range(Y_rows.shape[1])])
-            loss = np.add.reduceat(np.abs(Y_rows - value[segment]) * w[:, None], starts,
-                                   axis=0)
-        impurity = np.maximum(loss.sum(axis=1) / weight, 0.0)
-        return NodeStatistics(value, impurity, stats, totals,
-                              np.add.reduceat(np.abs(stats), starts, axis=0), weight,
-                              np.maximum.reduceat(np.abs(Y_rows), starts, axis=0))
+        return _target_statistics(Y_rows, nodes, criterion)
     stats = Y_rows if weights is None else Y_rows * w[:, None]
     totals = np.add.reduceat(stats, starts, axis=0)            # (weighted) class counts
     return class_statistics(totals, weight, criterion, stats, weights is not None)
+
+
+class _Segments(NamedTuple):
+    """Consecutive nodes as ``node_statistics`` receives them."""
+
+    counts: np.ndarray       # (nodes,) samples per node
+    starts: np.ndarray       # (nodes,) first row of each node
+    segment: np.ndarray      # (n,) the node of each row
+    w: np.ndarray            # (n,) sample weights (ones without)
+    weight: np.ndarray       # (nodes,) W
+    weighted: bool           # whether sample weights were given
+
+
+def _centred_statistics(Y_rows, nodes):
+    """``node_statistics`` for squared error: the rows centred on their node's weighted
+    mean in two steps (minus the node's first row, then minus the weighted mean of what
+    is left).  O(n k)."""
+    starts, segment, w = nodes.starts, nodes.segment, nodes.w
+    anchor = Y_rows[starts]
+    shifted = Y_rows - anchor[segment]
+    shift_mean = np.add.reduceat(shifted * w[:, None], starts, axis=0) / nodes.weight[:, None]
+    centred = shifted - shift_mean[segment]
+    stats = centred * w[:, None] if nodes.weighted else centred
+    impurity = np.add.reduceat(stats * centred, starts, axis=0).sum(axis=1) / nodes.weight
+    return NodeStatistics(anchor + shift_mean, impurity, stats,
+                          np.add.reduceat(stats, starts, axis=0),
+                          np.add.reduceat(np.abs(stats), starts, axis=0), nodes.weight,
+                          np.maximum.reduceat(np.abs(centred), starts, axis=0))
+
+
+def _target_statistics(Y_rows, nodes, criterion):
+    """``node_statistics`` for Poisson and absolute error: the weighted targets (Poisson:
+    and the counts of positive targets), the weighted mean or median, and the mean loss.
+    O(n k); O(n log n) for the median."""
+    starts, segment, w = nodes.starts, nodes.segment, nodes.w
+    stats = Y_rows * w[:, None]
+    if criterion == "poisson":          # and the counts of positive targets
+        stats = np.hstack([stats, (stats > 0).astype(np.float64)])
+    totals = np.add.reduceat(stats, starts, axis=0)
+    if criterion == "poisson":
+        value = totals[:, :Y_rows.shape[1]] / nodes.weight[:, None]
+        # sum of w y log(y / mean), term by term as scikit-learn sums it: exactly 0
+        # for a constant node (the form sum y log y - S log(S / W) leaves a residue)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            ratio = np.where(Y_rows > 0, Y_rows / value[segment], 1.0)
+        loss = np.add.reduceat(Y_rows * np.log(ratio) * w[:, None], starts, axis=0)
+    else:
+        value = np.column_stack([weighted_medians(Y_rows[:, c], w, nodes.counts)
+                                 for c in range(Y_rows.shape[1])])
+        loss = np.add.reduceat(np.abs(Y_rows - value[segment]) * w[:, None], starts,
+                               axis=0)
+    impurity = np.maximum(loss.sum(axis=1) / nodes.weight, 0.0)
+    return NodeStatistics(value, impurity, stats, totals,
+                          np.add.reduceat(np.abs(stats), starts, axis=0), nodes.weight,
+                          np.maximum.reduceat(np.abs(Y_rows), starts, axis=0))
 
 
 def class_statistics(totals, weight, criterion, stats=None, weighted=False):
