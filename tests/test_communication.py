@@ -9,6 +9,7 @@ import pytest
 from treelib.communication import (
     SCHEMES,
     SPLIT_BYTES,
+    Histograms,
     Network,
     amdahl_fit,
     amdahl_speedup,
@@ -68,8 +69,20 @@ def test_simulated_fit_shares_compute_and_pays_communication():
     assert one["comm_seconds"] == 0 and many["comm_seconds"] > 0
     assert many["compute_seconds"] == pytest.approx(one["compute_seconds"] / 100)
     # without subtraction every row is counted at every level
-    plain = simulate_fit("allreduce", 1, 1000, 5, 4, network, 1.0, subtraction=False)
+    plain = simulate_fit("allreduce", 1, 1000, 5, 4, network, 1.0,
+                         histograms=Histograms(subtraction=False))
     assert plain["compute_seconds"] == 4 * 1000 * 5
+
+
+def test_simulated_fit_sends_its_histograms_digits():
+    network = Network(alpha=1e-3, beta=1e9)
+    one = simulate_fit("tree", 8, 1000, 5, 4, network, 1.0)
+    three = simulate_fit("tree", 8, 1000, 5, 4, network, 1.0, histograms=Histograms(limbs=3))
+    # tree: 3 rounds per level, each of the message and the splits; 1 + 1 + 2 + 4 nodes
+    splits = 3 * 8 * SPLIT_BYTES
+    assert one["bytes"] == 3 * histogram_bytes(8, 5, 255, 2) + splits
+    assert three["bytes"] == 3 * histogram_bytes(8, 5, 255, 2, limbs=3) + splits
+    assert three["compute_seconds"] == one["compute_seconds"]
 
 
 def test_spark_groups_nodes_under_its_memory_cap():

@@ -34,7 +34,8 @@ the messages and bytes on one worker's critical path):
 A message of b bytes costs ``alpha + b / beta`` seconds (``Network``: latency alpha,
 bandwidth beta, Hockney's model).  ``simulate_fit`` adds the compute (rows x features
 histogram updates per level, divided among the workers) to the communication, level by
-level, for a tree grown level-wise to a given depth.
+level, for a tree grown level-wise to a given depth, its histograms described by
+``Histograms`` (bins, statistics, digits, subtraction).
 
 **Spark MLlib** groups the nodes of a level under a memory cap (``maxMemoryInMB``,
 default 256): ``spark_passes`` counts the passes over the data one level then takes.
@@ -77,17 +78,20 @@ def histogram_bytes(nodes, features, bins, statistics, limbs=1):
     return nodes * features * bins * statistics * 8 * limbs
 
 
-def level_traffic(scheme, workers, nodes, features, bins, statistics, *, limbs=1, rows=0,
-                  top_k=2):
+def level_traffic(scheme, workers, nodes, features, bins, statistics, *, rows=0, top_k=2):
     """``(messages, bytes)`` that one worker sends in sequence for one level under
-    ``scheme`` (a name of ``SCHEMES``; see the module docstring); ``rows``: the rows of
-    the level (for the partition bits of ``feature_parallel``)."""
+    ``scheme`` (a name of ``SCHEMES``; see the module docstring): ``nodes`` histograms of
+    ``features`` x ``bins`` x ``statistics`` float64 numbers (for exact fixed-point sums,
+    ``statistics`` counts each digit: the statistics times ``limbs``, see
+    ``histogram_bytes``); ``rows``: the rows of the level (for the partition bits of
+    ``feature_parallel``); ``top_k``: the features each worker votes for (``voting``).
+    O(1)."""
     p = workers
     if scheme not in SCHEMES:
         raise ValueError(f"unknown scheme {scheme!r}; choose one of {list(SCHEMES)}")
     if p <= 1:
         return 0, 0.0
-    message = histogram_bytes(nodes, features, bins, statistics, limbs)
+    message = histogram_bytes(nodes, features, bins, statistics)
     splits = nodes * SPLIT_BYTES
     rounds = math.ceil(math.log2(p))
     if scheme == "allreduce":
@@ -98,27 +102,45 @@ def level_traffic(scheme, workers, nodes, features, bins, statistics, *, limbs=1
         return 2 * rounds, rounds * (message + splits)
     if scheme == "feature_parallel":
         return (p - 1) + rounds, (p - 1) * splits + rounds * rows / 8
-    elected = histogram_bytes(nodes, min(2 * top_k, features), bins, statistics, limbs)
+    elected = histogram_bytes(nodes, min(2 * top_k, features), bins, statistics)
     return 3 * (p - 1), (p - 1) * nodes * top_k * 8 + 2 * (p - 1) / p * elected
 
 
+@dataclass(frozen=True)
+class Histograms:
+    """How the histograms of a simulated fit (``simulate_fit``) are built and sent:
+    ``bins`` per feature, ``statistics`` per bin (2 for squared error: the sum and the
+    count), each ``limbs`` float64 digits (exact fixed-point sums,
+    ``treelib.fixed_point``), and with ``subtraction`` only the smaller child of each
+    pair counted and sent (the sibling's histograms are the parent's minus its)."""
+
+    bins: int = 255
+    statistics: int = 2
+    limbs: int = 1
+    subtraction: bool = True
+
+
 def simulate_fit(scheme, workers, rows, features, depth, network, seconds_per_pair, *,
-                 bins=255, statistics=2, limbs=1, subtraction=True):
+                 histograms=Histograms()):
     """Time and bytes of a tree grown level-wise to ``depth`` (every node splits: 2**d
-    nodes at depth d) with the rows spread over ``workers``.
+    nodes at depth d) with the rows spread over ``workers``, its histograms as
+    ``histograms`` (a ``Histograms``) says.
 
     Compute: every level counts each row once per feature into a histogram,
     ``seconds_per_pair`` per (row, feature) pair, divided among the workers (by rows, or
-    by features for ``feature_parallel``).  With ``subtraction``, only the smaller
-    child of each pair is counted and sent (half the rows at most, half the nodes).
-    Returns a dict: seconds, compute_seconds, comm_seconds, bytes (per worker)."""
+    by features for ``feature_parallel``).  With ``histograms.subtraction``, only the
+    smaller child of each pair is counted and sent (half the rows at most, half the
+    nodes).  Returns a dict: seconds, compute_seconds, comm_seconds, bytes (per worker).
+    O(depth)."""
     compute = comm = sent = 0.0
+    subtraction = histograms.subtraction
     for d in range(depth):
         nodes = 2**d if not subtraction or d == 0 else 2**(d - 1)
         counted = rows if not subtraction or d == 0 else rows / 2
         compute += counted * features * seconds_per_pair / workers
-        messages, n_bytes = level_traffic(scheme, workers, nodes, features, bins, statistics,
-                                          limbs=limbs, rows=rows)
+        messages, n_bytes = level_traffic(scheme, workers, nodes, features, histograms.bins,
+                                          histograms.statistics * histograms.limbs,
+                                          rows=rows)
         comm += network.seconds(messages, n_bytes)
         sent += n_bytes
     return {"seconds": compute + comm, "compute_seconds": compute, "comm_seconds": comm,
