@@ -45,12 +45,35 @@ def plot_tree(tree, feature_names=None, class_names=None, max_depth=None, decima
     matplotlib Axes.  O(nodes) artists: meant for trees of a few dozen nodes.
     """
     import matplotlib.pyplot as plt
-    import numpy as np
 
     names = feature_names or [f"x{j}" for j in range(int(tree.feature.max()) + 2)]
+    children, position, depth_of, n_leaves = _tree_layout(tree, max_depth)
+    lowest = max(depth_of[node] for node in children)
+    if ax is None:
+        width = max(4.0, 1.6 * n_leaves)
+        _, ax = plt.subplots(figsize=(min(width, 14.0), 1.3 * (lowest + 1)))
+    _draw_edges(ax, tree, children, position, depth_of)
+    for node in children:
+        text, colour = _node_text(tree, node, bool(children[node]), names, class_names,
+                                  decimals)
+        ax.text(position[node], -depth_of[node], text, ha="center", va="center",
+                fontsize=8, zorder=2,
+                bbox={"boxstyle": "round,pad=0.3", "fc": colour, "ec": "0.5"})
+    ax.set_xlim(-0.7, n_leaves - 0.3)
+    ax.set_ylim(-lowest - 0.6, 0.6)
+    ax.axis("off")
+    return ax
+
+
+def _tree_layout(tree, max_depth):
+    """``(children, position, depth_of, n_leaves)`` of ``plot_tree``'s drawing: the drawn
+    children of every drawn node (a CART split's missing-value child, its left or right
+    child, once), each node's x (leaves 0, 1, ... in order, parents centred above their
+    children), every node's depth and the number of drawn leaves.  O(nodes)."""
+    import numpy as np
+
     depth_of = tree.node_depth()
     shown = depth_of <= (np.inf if max_depth is None else max_depth)
-    # a CART split's missing-value child is its left or right child: draw it once
     children = {node: list(dict.fromkeys(c for c in tree.children[node] if c >= 0 and shown[c]))
                 for node in range(tree.node_count) if shown[node]}
     position, next_leaf = {}, [0]
@@ -66,9 +89,14 @@ def plot_tree(tree, feature_names=None, class_names=None, max_depth=None, decima
             position[node] = float(np.mean([position[c] for c in below]))
 
     place(0)
-    if ax is None:
-        width = max(4.0, 1.6 * next_leaf[0])
-        _, ax = plt.subplots(figsize=(min(width, 14.0), 1.3 * (depth_of[shown].max() + 1)))
+    return children, position, depth_of, next_leaf[0]
+
+
+def _draw_edges(ax, tree, children, position, depth_of):
+    """The edges of ``plot_tree``'s drawing, each labelled with its branch (≤, >,
+    missing).  O(nodes)."""
+    import numpy as np
+
     labels = {0: "≤", 1: ">", 2: "missing"}
     for node, below in children.items():
         for child in below:
@@ -79,22 +107,18 @@ def plot_tree(tree, feature_names=None, class_names=None, max_depth=None, decima
                     -(depth_of[node] + depth_of[child]) / 2, labels[branch], fontsize=8,
                     ha="center", va="center", color="0.35",
                     bbox={"boxstyle": "round,pad=0.1", "fc": "white", "ec": "none"})
-    for node in children:
-        count = f"n = {tree.n_node_samples[node]:,}"
-        if not tree.is_leaf[node] and children[node]:
-            text = (f"{names[tree.feature[node]]} ≤ {tree.threshold[node]:.{decimals}f}\n"
-                    f"{count}")
-            colour = "#dbe9f6"
-        elif class_names is not None:
-            text = f"{class_names[int(np.argmax(tree.value[node]))]}\n{count}"
-            colour = "#e5f5e0"
-        else:
-            text = f"{tree.value[node, 0]:.{decimals}f}\n{count}"
-            colour = "#e5f5e0"
-        ax.text(position[node], -depth_of[node], text, ha="center", va="center",
-                fontsize=8, zorder=2,
-                bbox={"boxstyle": "round,pad=0.3", "fc": colour, "ec": "0.5"})
-    ax.set_xlim(-0.7, next_leaf[0] - 0.3)
-    ax.set_ylim(-depth_of[shown].max() - 0.6, 0.6)
-    ax.axis("off")
-    return ax
+
+
+def _node_text(tree, node, drawn_below, names, class_names, decimals):
+    """``(text, colour)`` of a node's box in ``plot_tree``: its test and count for a
+    split whose children are drawn, else its value (or majority class) and count.
+    O(classes)."""
+    import numpy as np
+
+    count = f"n = {tree.n_node_samples[node]:,}"
+    if not tree.is_leaf[node] and drawn_below:
+        return (f"{names[tree.feature[node]]} ≤ {tree.threshold[node]:.{decimals}f}\n"
+                f"{count}"), "#dbe9f6"
+    if class_names is not None:
+        return f"{class_names[int(np.argmax(tree.value[node]))]}\n{count}", "#e5f5e0"
+    return f"{tree.value[node, 0]:.{decimals}f}\n{count}", "#e5f5e0"
