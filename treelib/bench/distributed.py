@@ -56,6 +56,10 @@ def same_fit(a, b, X):
 
 
 def run(full=False, repeats=3, seed=0, progress=None):
+    """The grid of ``cases`` (``full``: all of california), each fitted ``repeats`` times
+    three ways on a two-worker ``LocalCluster`` (rows picked by ``seed``); ``progress``: a
+    file to print each fit's time to.  Returns ``(records, info)``: the rows described in
+    the module docstring as a DataFrame, and the cluster's description.  O(the fits)."""
     import pandas as pd
     from threadpoolctl import threadpool_limits
 
@@ -74,41 +78,8 @@ def run(full=False, repeats=3, seed=0, progress=None):
         with threadpool_limits(limits=1):
             for name, model, rows in cases(full):
                 pick = np.random.default_rng(seed).permutation(len(y_all))[:rows]
-                X, y = X_all[pick], y_all[pick]
-                data_bytes = X.astype(np.float64).nbytes + y.nbytes
-                sizes = tuple(len(b) for b in np.array_split(np.arange(len(y)), PARTITIONS))
-                Xd, yd = distributed.row_blocks(X, sizes), distributed.row_blocks(y, sizes)
-                for repeat in range(repeats):
-                    fits = {}
-                    for method in ("float", "fixed_point", "distributed"):
-                        started = time.perf_counter()
-                        if method == "distributed":
-                            fits[method] = distributed.fit(model("fixed_point"), Xd, yd, client)
-                        else:
-                            fits[method] = model(method).fit(X, y)
-                        seconds = time.perf_counter() - started
-                        stats = getattr(fits[method], "distributed_stats_", {})
-                        records.append(dict(case=name, record="fit", method=method,
-                                            repeat=repeat, round=-1, kind="",
-                                            seconds=seconds, rounds=stats.get("rounds", 0),
-                                            bytes=stats.get("bytes_reduced", 0),
-                                            data_bytes=data_bytes, rows=len(y),
-                                            partitions=PARTITIONS))
-                        if progress is not None:
-                            print(f"{name:>14} {method:>11} repeat {repeat}: {seconds:7.3f} s",
-                                  file=progress, flush=True)
-                    if not same_fit(fits["distributed"], fits["fixed_point"], X):
-                        raise AssertionError(f"{name}: the distributed fit is not the local "
-                                             "fixed-point fit")
-                    if repeat == 0:
-                        stats = fits["distributed"].distributed_stats_
-                        for i, size in enumerate(stats["bytes_per_round"]):
-                            records.append(dict(case=name, record="round",
-                                                method="distributed", repeat=0, round=i,
-                                                kind="summary" if size else "small",
-                                                seconds=np.nan, rounds=stats["rounds"],
-                                                bytes=size, data_bytes=data_bytes,
-                                                rows=len(y), partitions=PARTITIONS))
+                records += case_records(name, model, X_all[pick], y_all[pick], client,
+                                        repeats, progress)
     finally:
         client.close()
         cluster.close()
@@ -117,6 +88,47 @@ def run(full=False, repeats=3, seed=0, progress=None):
             "note": "two cores shared by the driver, the scheduler and both workers: the "
                     "distributed times are the cost of the rounds, not a speed-up"}
     return pd.DataFrame.from_records(records), info
+
+
+def case_records(name, model, X, y, client, repeats, progress=None):
+    """The records of one case (``name``, ``model(histogram_sums)`` a factory) on rows
+    ``X``, ``y``: ``repeats`` times the three fits (``record="fit"``), each distributed
+    fit checked to be the local fixed-point fit, and the rounds of the first distributed
+    fit (``record="round"``).  O(3 repeats fits)."""
+    from treelib import distributed
+
+    data_bytes = X.astype(np.float64).nbytes + y.nbytes
+    sizes = tuple(len(b) for b in np.array_split(np.arange(len(y)), PARTITIONS))
+    Xd, yd = distributed.row_blocks(X, sizes), distributed.row_blocks(y, sizes)
+    fitters = {"float": lambda: model("float").fit(X, y),
+               "fixed_point": lambda: model("fixed_point").fit(X, y),
+               "distributed": lambda: distributed.fit(model("fixed_point"), Xd, yd, client)}
+    common = dict(data_bytes=data_bytes, rows=len(y), partitions=PARTITIONS)
+    records = []
+    for repeat in range(repeats):
+        fits = {}
+        for method, fit in fitters.items():
+            started = time.perf_counter()
+            fits[method] = fit()
+            seconds = time.perf_counter() - started
+            stats = getattr(fits[method], "distributed_stats_", {})
+            records.append(dict(case=name, record="fit", method=method, repeat=repeat,
+                                round=-1, kind="", seconds=seconds,
+                                rounds=stats.get("rounds", 0),
+                                bytes=stats.get("bytes_reduced", 0), **common))
+            if progress is not None:
+                print(f"{name:>14} {method:>11} repeat {repeat}: {seconds:7.3f} s",
+                      file=progress, flush=True)
+        if not same_fit(fits["distributed"], fits["fixed_point"], X):
+            raise AssertionError(f"{name}: the distributed fit is not the local "
+                                 "fixed-point fit")
+        if repeat == 0:
+            stats = fits["distributed"].distributed_stats_
+            records += [dict(case=name, record="round", method="distributed", repeat=0,
+                             round=i, kind="summary" if size else "small", seconds=np.nan,
+                             rounds=stats["rounds"], bytes=size, **common)
+                        for i, size in enumerate(stats["bytes_per_round"])]
+    return records
 
 
 def ratios(fits):
