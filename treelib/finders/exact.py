@@ -274,8 +274,10 @@ def exact_split(X, Y, criterion="squared_error", min_samples_leaf=1, scorer="cum
     groups = feature_groups(X.shape[1], n * as_columns(Y).shape[1], budget)
     if (len(groups) > 1 and sums and categories is None and criterion in CAPPED_CRITERIA
             and np.isfinite(node_cap(node, criterion, 0.0))):
-        return grouped_split(X, Y, node, n_missing, groups, criterion, min_samples_leaf,
-                             scorer, weights)
+        def group_scores(columns):          # feature_scores of a group of features
+            return feature_scores(X[:, columns], Y, node, n_missing[columns], criterion,
+                                  min_samples_leaf, scorer, weights)
+        return grouped_split(X, node, n_missing, groups, criterion, group_scores)
     gains, bounds, x_sorted = feature_scores(X, Y, node, n_missing, criterion,
                                              min_samples_leaf, scorer, weights)
     left_sets = {}
@@ -301,14 +303,15 @@ def node_cap(node, criterion, max_gain):
                            len(node.stats), node.scale)[0])
 
 
-def grouped_split(X, Y, node, n_missing, groups, criterion, min_samples_leaf, scorer,
-                  weights):
+def grouped_split(X, node, n_missing, groups, criterion, group_scores):
     """``exact_split`` a group of features at a time, the same split.
 
-    Each group is sorted and scored on its own (``feature_scores``); of its cuts only the
-    *contenders* are kept, those within twice the node's bound cap (``node_cap``) of the
-    best gain seen so far, since only they can be tied with the node's best cut; the tie
-    rule of ``treelib.split.best_cut`` is then applied to the contenders, in the same
+    Each group (a range of the columns of ``X``) is sorted and scored on its own:
+    ``group_scores(columns)`` gives ``feature_scores``'s ``(gains, bounds, x_sorted)`` of
+    the node's features ``columns`` (a slice).  Of a group's cuts only the *contenders*
+    are kept, those within twice the node's bound cap (``node_cap``) of the best gain seen
+    so far, since only they can be tied with the node's best cut; the tie rule of
+    ``treelib.split.best_cut`` is then applied to the contenders, in the same
     feature-major order, which finds the same cut.  Memory: one group's temporaries plus
     the contenders (few: O(f) for distinct gains).  Time: the unchunked search's, plus
     O(groups) numpy calls."""
@@ -319,10 +322,7 @@ def grouped_split(X, Y, node, n_missing, groups, criterion, min_samples_leaf, sc
         return np.array([node_cap(node, criterion, float(max_gain[0]))])
 
     for group in groups:
-        columns = slice(group.start, group.stop)
-        gains, bounds, x_sorted = feature_scores(X[:, columns], Y, node, n_missing[columns],
-                                                 criterion, min_samples_leaf, scorer,
-                                                 weights)
+        gains, bounds, x_sorted = group_scores(slice(group.start, group.stop))
         scored = Candidates.from_grid(gains, bounds, group.start, cap)
         _, feature, row, gain, bound = scored.contenders(running_max)
         i, column = row % (n - 1), feature - group.start
