@@ -1,7 +1,8 @@
 """A level's histograms: dense ones counted with ``np.bincount`` (or derived by the
 subtraction trick), and, for nodes smaller than their histograms, the populated bins only.
 
-Used by ``treelib.growth.level_wise_hist``; ``level`` is its ``HistLevel``.
+Used by ``treelib.growth.hist_search``; ``level`` is its ``HistLevel``, ``search`` its
+``LevelSearch``.
 """
 
 import numpy as np
@@ -18,20 +19,34 @@ def sibling_samples(level, s):
     return level.helper[start:start + level.helper_counts[s]]
 
 
-def feature_histograms(level, codes, stats, features, n_bins, dense, counter, weighted=False):
+def feature_histograms(level, search, features, dense):
     """The dense histograms of the nodes ``dense`` (a mask) for a group of features:
-    sums (d, c, B, k) and counts (d, c, B).  Counted feature by feature with one
-    ``np.bincount`` over (node, bin) keys per statistic, or, for a derived node, its
-    parent's minus its sibling's (counted here too), re-centred from the parent's mean to
-    its own.  ``weighted``: the last column of ``stats`` is the sample weights, and a
-    bin is re-centred by its weight (the sum of that column), not its count: a weighted
-    squared-error statistic is w (y - mean), so moving it to another mean moves the
-    bin's sum by its weight times the shift.  O(c x samples counted + d c B k)."""
-    k, c = stats.shape[1], len(features)
+    sums (d, c, B, k) and counts (d, c, B).  Counted (``count_histograms``), or, for a
+    derived node, its parent's minus its sibling's (counted here too), re-centred from the
+    parent's mean to its own (``subtracted_histograms``).  ``search``: a
+    ``treelib.growth.hist_search.LevelSearch``.  O(c x samples counted + d c B k)."""
     counted = np.flatnonzero(dense & ~level.derived)
     derived = np.flatnonzero(dense & level.derived)
-    # A derived node's sibling is counted once: as a node of this call, or as a helper
-    # run of its own.
+    samples, run, n_runs, sibling_slot = counting_runs(level, counted, derived)
+    sums, counts = count_histograms(search, features, samples, run, n_runs)
+    rank = np.cumsum(dense) - 1
+    k, c, n_bins = search.stats.shape[1], len(features), search.n_bins
+    out_sums = np.empty((int(dense.sum()), c, n_bins, k))
+    out_counts = np.empty((int(dense.sum()), c, n_bins), dtype=np.intp)
+    out_sums[rank[counted]], out_counts[rank[counted]] = sums[:len(counted)], counts[:len(counted)]
+    if len(derived):
+        out_sums[rank[derived]], out_counts[rank[derived]] = subtracted_histograms(
+            level, derived, features, (sums[sibling_slot], counts[sibling_slot]),
+            search.weighted)
+    return out_sums, out_counts
+
+
+def counting_runs(level, counted, derived):
+    """The samples whose histograms are counted for the nodes ``counted`` and the counted
+    siblings of the nodes ``derived``: ``(samples, run, n_runs, sibling_slot)``, each
+    sample's run (``counted``'s rank, then one run per helper sibling), how many runs, and
+    each derived node's sibling's run.  A derived node's sibling is counted once: as a
+    node of ``counted``, or as a helper run of its own.  O(samples)."""
     slot_of = np.full(len(level.counts), -1)
     slot_of[counted] = np.arange(len(counted))
     sibling_slot = np.where(level.sibling[derived] >= 0,
@@ -46,44 +61,57 @@ def feature_histograms(level, codes, stats, features, n_bins, dense, counter, we
     run = np.concatenate([slot_of[segment_ids(level.counts)[in_counted]],
                           np.repeat(len(counted) + np.arange(len(needs_run)),
                                     [len(r) for r in helper_runs]).astype(np.intp)])
-    n_runs = len(counted) + len(needs_run)
+    return samples, run, len(counted) + len(needs_run), sibling_slot
+
+
+def count_histograms(search, features, samples, run, n_runs):
+    """The histograms of ``n_runs`` runs of ``samples`` (each one's ``run``) at a group
+    of features: sums (n_runs, c, B, k) and counts (n_runs, c, B), feature by feature with
+    one ``np.bincount`` over (run, bin) keys per statistic (no (n, c) temporaries).
+    O(c samples k + n_runs c B k)."""
+    stats, n_bins, k, c = search.stats, search.n_bins, search.stats.shape[1], len(features)
     index = np.int32 if n_runs * n_bins < 2**31 else np.intp
     base = run.astype(index) * n_bins                  # each sample's run, times B
     sample_stats = [np.take(stats[:, column], samples) for column in range(k)]
     counts = np.empty((n_runs, c, n_bins), dtype=np.intp)
     sums = np.empty((n_runs, c, n_bins, k))
-    for i, j in enumerate(features):                   # one feature at a time: no (n, c)
-        keys = base + codes[samples, j]                # temporaries
+    for i, j in enumerate(features):
+        keys = base + search.codes[samples, j]
         counts[:, i] = np.bincount(keys, minlength=n_runs * n_bins).reshape(n_runs, n_bins)
         for column in range(k):
             sums[:, i, :, column] = np.bincount(keys, weights=sample_stats[column],
                                                 minlength=n_runs * n_bins).reshape(n_runs,
                                                                                   n_bins)
-    if counter is not None:
-        counter.histogram_pairs += len(samples) * c
-    rank = np.cumsum(dense) - 1
-    out_sums = np.empty((int(dense.sum()), c, n_bins, k))
-    out_counts = np.empty((int(dense.sum()), c, n_bins), dtype=np.intp)
-    out_sums[rank[counted]], out_counts[rank[counted]] = sums[:len(counted)], counts[:len(counted)]
-    if len(derived):
-        sib_sums, sib_counts = sums[sibling_slot], counts[sibling_slot]
-        parent_sums = level.store[0][level.parent_slot[derived]][:, features]
-        parent_counts = level.store[1][level.parent_slot[derived]][:, features]
-        own_counts = parent_counts - sib_counts
-        # each bin's weight: its count, or with sample weights the sum of their column
-        # (whose shift is 0: the parent's weights minus the sibling's)
-        sib_weights, own_weights = sib_counts, own_counts
-        if weighted:
-            sib_weights = sib_sums[..., -1]
-            own_weights = parent_sums[..., -1] - sib_weights
-        # in the parent's centring: parent - (sibling + w_sibling * shift_sibling); then
-        # in the node's own: - w * shift
-        difference = (parent_sums - sib_sums
-                      - sib_weights[..., None] * level.sibling_shift[derived][:, None, None, :]
-                      - own_weights[..., None] * level.shift[derived][:, None, None, :])
-        difference[own_counts == 0] = 0.0            # an empty bin's sums are exactly 0
-        out_sums[rank[derived]], out_counts[rank[derived]] = difference, own_counts
-    return out_sums, out_counts
+    if search.counter is not None:
+        search.counter.histogram_pairs += len(samples) * c
+    return sums, counts
+
+
+def subtracted_histograms(level, derived, features, siblings, weighted=False):
+    """The histograms of the nodes ``derived`` at a group of features: their parents'
+    (``level.store``) minus their counted siblings' (``siblings``: sums, counts),
+    re-centred from the parent's mean to the node's own.  ``weighted``: the last column
+    of the sums is the sample weights, and a bin is re-centred by its weight (the sum of
+    that column), not its count: a weighted squared-error statistic is w (y - mean), so
+    moving it to another mean moves the bin's sum by its weight times the shift.
+    O(d c B k)."""
+    sib_sums, sib_counts = siblings
+    parent_sums = level.store.sums[level.parent_slot[derived]][:, features]
+    parent_counts = level.store.counts[level.parent_slot[derived]][:, features]
+    own_counts = parent_counts - sib_counts
+    # each bin's weight: its count, or with sample weights the sum of their column
+    # (whose shift is 0: the parent's weights minus the sibling's)
+    sib_weights, own_weights = sib_counts, own_counts
+    if weighted:
+        sib_weights = sib_sums[..., -1]
+        own_weights = parent_sums[..., -1] - sib_weights
+    # in the parent's centring: parent - (sibling + w_sibling * shift_sibling); then
+    # in the node's own: - w * shift
+    difference = (parent_sums - sib_sums
+                  - sib_weights[..., None] * level.sibling_shift[derived][:, None, None, :]
+                  - own_weights[..., None] * level.shift[derived][:, None, None, :])
+    difference[own_counts == 0] = 0.0            # an empty bin's sums are exactly 0
+    return difference, own_counts
 
 
 def populated_bins(rows, row_codes, counts, stats, min_samples_leaf):

@@ -28,22 +28,27 @@ per code of their samples: at most five times the (n, f) uint8 codes), and the p
 histograms that the next level subtracts from, kept only within a budget of about the
 data's size (``STORE_BYTES_PER_VALUE`` bytes per code).  Never nodes x features x bins at
 once.
+
+A level is a ``HistLevel``; its search (``feature_scores``, whose scored candidates
+``best_cuts`` reduces under the one tie rule) is ``treelib.growth.hist_search``; one
+level's growth is ``grow_level``: ``kept_histograms``, ``search_level``, ``split_level``,
+``next_level``.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from treelib.counters import GrowthCounter
 from treelib.criteria import NodeStatistics, node_statistics
-from treelib.gains import bound_cap, gain_from_sums, gain_rounding_bound, split_statistics
+from treelib.growth.hist_search import HistLevel, KeptHistograms, LevelSearch, feature_scores
 from treelib.growth.level_cuts import best_cuts
-from treelib.growth.level_histograms import feature_histograms, populated_bins
 from treelib.growth.level_wise import partition, partition_plan, select
-from treelib.growth.sorted_codes import SortedRows, next_sorted, small_rows
+from treelib.growth.rules import StoppingRules
+from treelib.growth.sorted_codes import next_sorted
 from treelib.growth.threads import feature_chunks
 from treelib.segments import segment_ids, segment_starts
-from treelib.split import MISSING_BIN, Candidates
+from treelib.split import MISSING_BIN
 from treelib.tree import LEFT, RIGHT, TreeRecorder
 
 #: Parents' histograms kept for the subtraction trick: at most this many bytes per
@@ -64,35 +69,52 @@ DENSE_SAMPLES_PER_BIN = 1.0
 
 
 def dense_threshold(n_bins):
-    """The fewest samples of a node with dense histograms."""
+    """The fewest samples of a node with dense histograms.  O(1)."""
     return max(2, int(np.ceil(DENSE_SAMPLES_PER_BIN * n_bins)))
 
 
 @dataclass
-class HistLevel:
-    """The nodes of one level that may split.
+class TreeGrowth:
+    """What every level of one tree's growth reads: the ``search`` settings (a
+    ``LevelSearch``), the targets ``Y`` and sample ``weights`` (None: unweighted), the
+    stopping ``rules``, the ``tree`` being recorded, ``thresholds[j, b]`` (the threshold of
+    the cut after bin b of feature j), the ``budget`` in bytes for the parents' histograms
+    kept for subtraction (0 or False: no subtraction), the ``counter`` (None: nothing
+    counted), the root's ``total_weight`` and ``n_jobs`` threads."""
 
-    ``samples`` holds their samples node after node.  A node with ``derived[s]`` gets
-    its histograms by subtraction: its parent's are ``store`` entry ``parent_slot[s]``,
-    its counted sibling is node ``sibling[s]`` of this level, or, when the sibling is a
-    leaf, the samples ``helper`` holds for it (``helper_counts[s]`` of them), and
-    ``shift[s]`` / ``sibling_shift[s]`` are the means of the node and of its sibling
-    minus their parent's (in the parent's centring).
-    """
+    search: LevelSearch
+    Y: np.ndarray
+    weights: np.ndarray | None
+    rules: StoppingRules
+    tree: TreeRecorder
+    thresholds: np.ndarray
+    budget: int
+    counter: GrowthCounter | None
+    total_weight: float
+    n_jobs: int = 1
 
-    node_ids: np.ndarray
-    counts: np.ndarray
-    nodes: NodeStatistics    # totals, abs_totals, weight and scale of each node
-    samples: np.ndarray
-    derived: np.ndarray
-    parent_slot: np.ndarray
-    sibling: np.ndarray
-    helper: np.ndarray
-    helper_counts: np.ndarray
+
+@dataclass
+class LevelSplit:
+    """How a level splits: the nodes ``splitting`` (a mask; ``parents``: their indices),
+    each sample's side (``goes_left``, in the level's order) and each node's ``n_left``
+    (all its samples if it does not split); the children, left then right for every
+    parent: their samples (``children``, child after child), ``child_counts``,
+    ``child_starts``, statistics (``child``, a ``NodeStatistics``), ``shift`` (a child's
+    mean minus its parent's, in the parent's centring), ids in the tree (``child_ids``),
+    and the ``larger`` child of every parent (ties: the right)."""
+
+    splitting: np.ndarray
+    parents: np.ndarray
+    goes_left: np.ndarray
+    n_left: np.ndarray
+    children: np.ndarray
+    child_counts: np.ndarray
+    child_starts: np.ndarray
+    child: NodeStatistics
     shift: np.ndarray
-    sibling_shift: np.ndarray
-    store: tuple             # (sums (r, f, B, k), counts (r, f, B)) of the parents
-    sorted: SortedRows       # the small nodes' samples sorted by code, feature by feature
+    child_ids: np.ndarray
+    larger: np.ndarray
 
 
 def grow_level_wise_hist(codes, Y, finder, rules, counter=None, weights=None, *, n_jobs=1,
@@ -126,120 +148,32 @@ def grow_level_wise_hist(codes, Y, finder, rules, counter=None, weights=None, *,
     stats = np.array(root_node.stats, dtype=np.float64)
     if weights is not None:
         stats = np.column_stack([stats, weights])
-    none, width = np.full(1, -1), stats.shape[1]
-    level = HistLevel(node_ids=root, counts=np.array([len(Y)]), nodes=root_node,
-                      samples=np.arange(len(Y)), derived=np.zeros(1, bool), parent_slot=none,
-                      sibling=none, helper=np.zeros(0, np.intp),
-                      helper_counts=np.zeros(1, np.intp), shift=np.zeros((1, width)),
-                      sibling_shift=np.zeros((1, width)), store=None,
-                      sorted=small_rows(codes, np.arange(len(Y)), np.array([len(Y)]),
-                                        dense_threshold(n_bins)))
-    cuts = finder.bin_thresholds
-    thresholds = np.zeros((len(cuts), max(1, *(len(c) for c in cuts))), dtype=np.result_type(*cuts))
-    for j, c in enumerate(cuts):
-        thresholds[j, :len(c)] = c
+    search = LevelSearch(codes=codes, stats=stats, criterion=criterion,
+                         min_samples_leaf=finder.min_samples_leaf, n_bins=n_bins,
+                         dense_min=dense_threshold(n_bins), weighted=weights is not None)
     budget = max(MIN_STORE_BYTES, STORE_BYTES_PER_VALUE * codes.size)
+    growth = TreeGrowth(search=search, Y=Y, weights=weights, rules=rules, tree=tree,
+                        thresholds=padded_thresholds(finder.bin_thresholds),
+                        budget=subtract and budget, counter=counter,
+                        total_weight=float(root_node.weight[0]), n_jobs=n_jobs)
+    level = HistLevel.root(root, root_node, search)
     depth = 0
     while level is not None:
         if counter is not None:
             counter.searched(depth, len(level.counts), len(level.samples))
-        level = grow_level(level, codes, Y, weights, stats, finder, rules, depth, tree,
-                           n_bins, subtract and budget, counter, float(root_node.weight[0]),
-                           thresholds, n_jobs)
+        level = grow_level(level, growth, depth)
         depth += 1
     return tree.finish()
 
 
-def feature_scores(level, codes, stats, features, criterion, min_samples_leaf, n_bins,
-                   counter=None, store=None, weighted=False):
-    """The ``treelib.split.Candidates`` of a group of features (a
-    range): the cuts after every non-empty bin of the dense nodes' histograms and after
-    every populated bin of the small nodes (``populated_bins``, on their sorted rows),
-    labelled by bin; only the cuts that leave ``min_samples_leaf`` samples on both sides
-    are scored.  With ``store``, the dense histograms of the nodes ``store[0]`` are also
-    written into ``store[1]`` (sums, counts) at these features, for the next level's
-    subtractions.  O(d c B k) for d dense nodes, O(c p k) for the p samples of the small
-    ones."""
-    c, k, m = len(features), stats.shape[1], len(level.counts)
-    dense = level.counts >= dense_threshold(n_bins)
-    parts = []                   # (left sums, n_left, feature in group, node, bin)
-    candidate = None             # (else: which of them are candidates)
-    if dense.any():
-        sums, counts = feature_histograms(level, codes, stats, features, n_bins, dense,
-                                          counter, weighted)
-        if store is not None:
-            kept, (store_sums, store_counts) = store
-            where = np.cumsum(dense) - 1
-            store_sums[:, features] = sums[where[kept]]
-            store_counts[:, features] = counts[where[kept]]
-        filled = np.cumsum(counts, axis=2)[:, :, :-1]                   # (d, c, B - 1)
-        n_dense = level.counts[dense][:, None, None]
-        # a cut after an empty bin makes the same children as the one before it: it is
-        # not a candidate
-        cut = ((counts[:, :, :-1] > 0) & (filled >= min_samples_leaf)
-               & (n_dense - filled >= min_samples_leaf))
-        column, d, bin_ = np.nonzero(cut.transpose(1, 0, 2))    # feature, node, bin
-        cumulative = np.cumsum(sums, axis=2)
-        parts.append((cumulative[d, column, bin_], filled[d, column, bin_], column,
-                      np.flatnonzero(dense)[d], bin_))
-    small = level.sorted
-    if small is not None and len(small.counts):
-        rows = slice(features.start, features.stop)
-        *runs, candidate = populated_bins(small.rows[rows], small.codes[rows], small.counts,
-                                          stats, min_samples_leaf)
-        runs[3] = np.flatnonzero(~dense)[runs[3]] if len(parts) else runs[3]
-        if len(parts):           # (with dense nodes: the candidates now)
-            at = np.flatnonzero(candidate)
-            runs, candidate = [a[at] for a in runs], None
-        parts.append(runs)
-        if counter is not None:
-            counter.histogram_pairs += small.rows.shape[1] * c
-    if len(parts) == 2:          # feature, then node, then bin
-        left_sums, n_left, column, node, labels = (np.concatenate(a) for a in zip(*parts))
-        order = np.argsort(column * m + node, kind="stable")
-        left_sums, n_left, column, node, labels = (a[order] for a in (left_sums, n_left,
-                                                                      column, node, labels))
-    elif parts:
-        left_sums, n_left, column, node, labels = parts[0]
-    else:
-        left_sums, n_left, column, node, labels = (np.zeros((0, k)),) + (
-            np.zeros(0, dtype=np.intp),) * 4
-    nodes = level.nodes
-    if weighted:            # the last column of the sums is the weight
-        left_sums, w_left = left_sums[:, :-1], left_sums[:, -1]
-    else:
-        w_left = n_left
-    w_node = np.take(nodes.weight, node)
-    left_sums, positives_left = split_statistics(left_sums, criterion)
-    totals, positives = split_statistics(nodes.totals, criterion)
-    abs_totals = split_statistics(nodes.abs_totals, criterion)[0]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        gains = gain_from_sums(left_sums, w_left, np.take(totals, node, axis=0), w_node,
-                               criterion,
-                               positives_left=positives_left,
-                               positives=None if positives is None else positives[node])
-    valid = np.isfinite(gains)
-    if candidate is not None:
-        valid &= candidate
-    if weighted:
-        valid &= (w_left > 0) & (w_left < w_node)
-    if not valid.all():
-        at = np.flatnonzero(valid)
-        gains, left_sums, w_left, node, column, labels = (
-            a[at] for a in (gains, left_sums, w_left, node, column, labels))
-
-    def bounds_at(at):
-        return gain_rounding_bound(left_sums[at], w_left[at], totals[node[at]],
-                                   nodes.weight[node[at]], criterion,
-                                   None if abs_totals is None else abs_totals[node[at]],
-                                   gains[at], n_terms=level.counts[node[at]])
-
-    return Candidates(gains=gains, node=node, feature=column + features.start,
-                       label=labels.astype(np.intp, copy=False),
-                       bounds_at=bounds_at,
-                       cap=lambda max_gain: bound_cap(nodes.totals, nodes.weight, criterion,
-                                                      nodes.abs_totals, max_gain, level.counts,
-                                                      nodes.scale))
+def padded_thresholds(cuts):
+    """``thresholds[j, b]``: the threshold of the cut after bin b of feature j, from the
+    finder's ``bin_thresholds`` (one array per feature), padded with 0.  O(f B)."""
+    thresholds = np.zeros((len(cuts), max(1, *(len(c) for c in cuts))),
+                          dtype=np.result_type(*cuts))
+    for j, c in enumerate(cuts):
+        thresholds[j, :len(c)] = c
+    return thresholds
 
 
 def can_subtract(parent_abs, small_abs, large_abs, small_count, shift_small):
@@ -261,35 +195,56 @@ def can_subtract(parent_abs, small_abs, large_abs, small_count, shift_small):
     return np.all(spread <= SUBTRACTION_RATIO * large_abs, axis=1)
 
 
-def grow_level(level, codes, Y, weights, stats, finder, rules, depth, tree, n_bins, budget,
-               counter, total_weight, thresholds, n_jobs=1):
-    """Split every node of ``level``; return the next level (None if no node of it may
-    split).  ``budget``: bytes for the parents' histograms kept for subtraction (0 or
-    False: no subtraction); ``thresholds[j, b]``: the threshold of the cut after bin b of
-    feature j (``finder.bin_thresholds``, padded)."""
-    criterion, min_samples_leaf = finder.criterion, finder.min_samples_leaf
-    counts, k, width = level.counts, Y.shape[1], stats.shape[1]
+def grow_level(level, growth, depth):
+    """Split every node of ``level`` (at ``depth``) whose best cut (``search_level``)
+    passes the rules (``split_level``); return the next level (``next_level``; None if
+    no node of it may split).  ``growth``: the tree's ``TreeGrowth``.  Cost: a level's
+    share of ``grow_level_wise_hist``'s."""
+    store = kept_histograms(level.counts, growth)
+    feature, bin_, gain = search_level(level, growth, store)
+    splitting = ~growth.rules.rejects(gain, growth.total_weight)
+    if not splitting.any():
+        return None
+    split = split_level(level, growth, feature, bin_, splitting)
+    keep = ~growth.rules.is_leaf(split.child_counts, split.child.impurity, depth + 1,
+                                 growth.search.min_samples_leaf)
+    if not keep.any():
+        return None
+    return next_level(level, growth, split, store, keep)
 
-    # 1. Which nodes keep their histograms for the next level's subtractions: dense
-    #    nodes whose larger child is dense too, the largest first, within the budget.
+
+def kept_histograms(counts, growth):
+    """Where the nodes (``counts`` samples each) that keep their histograms for the next
+    level's subtractions get them: dense nodes whose larger child is dense too, the
+    largest first, within ``growth.budget`` bytes.  Their ``KeptHistograms`` (allocated,
+    filled by the search), or None.  O(nodes log nodes)."""
+    if not growth.budget:
+        return None
+    search = growth.search
+    f, n_bins, width = search.codes.shape[1], search.n_bins, search.stats.shape[1]
     keep_histogram = np.zeros(len(counts), dtype=bool)
-    if budget:
-        eligible = np.flatnonzero(counts >= 2 * dense_threshold(n_bins))
-        per_node = codes.shape[1] * n_bins * (width * 8 + 8)
-        allowed = int(budget // per_node)
-        keep_histogram[eligible[np.argsort(-counts[eligible], kind="stable")][:allowed]] = True
+    eligible = np.flatnonzero(counts >= 2 * search.dense_min)
+    per_node = f * n_bins * (width * 8 + 8)
+    allowed = int(growth.budget // per_node)
+    keep_histogram[eligible[np.argsort(-counts[eligible], kind="stable")][:allowed]] = True
     kept_nodes = np.flatnonzero(keep_histogram)
-    store = None
-    if len(kept_nodes):
-        store = (kept_nodes,
-                 (np.empty((len(kept_nodes), codes.shape[1], n_bins, width)),
-                  np.empty((len(kept_nodes), codes.shape[1], n_bins), dtype=np.intp)))
-        if counter is not None:
-            counter.held(store[1][0].nbytes + store[1][1].nbytes)
+    if not len(kept_nodes):
+        return None
+    store = KeptHistograms(nodes=kept_nodes,
+                           sums=np.empty((len(kept_nodes), f, n_bins, width)),
+                           counts=np.empty((len(kept_nodes), f, n_bins), dtype=np.intp))
+    if growth.counter is not None:
+        growth.counter.held(store.sums.nbytes + store.counts.nbytes)
+    return store
 
-    # 2. Every node's best cut, a group of features at a time (in ``n_jobs``
-    #    threads, each counting into its own counter); the nodes whose cut passes the
-    #    rules split.
+
+def search_level(level, growth, store):
+    """Every node's best cut ``(feature, bin, gain)`` (``best_cuts`` over
+    ``feature_scores``), a group of features at a time, in ``growth.n_jobs`` threads,
+    each counting into its own counter; the histograms of ``store``'s nodes are copied
+    into it.  O(f n_d k + f B k per dense node) for the level's n_d samples."""
+    search, counter, counts = replace(growth.search, store=store), growth.counter, level.counts
+    f, width = search.codes.shape[1], search.stats.shape[1]
     chunk_counters = []
 
     def scores(features):
@@ -297,24 +252,28 @@ def grow_level(level, codes, Y, weights, stats, finder, rules, depth, tree, n_bi
         if counter is not None:
             own = GrowthCounter()
             chunk_counters.append(own)
-        return feature_scores(level, codes, stats, features, criterion, min_samples_leaf,
-                              n_bins, own, store, weights is not None)
+        return feature_scores(level, replace(search, counter=own), features)
 
     if counter is not None:
-        counter.subtracted_histograms += int(level.derived.sum()) * codes.shape[1]
+        counter.subtracted_histograms += int(level.derived.sum()) * f
     # (the small nodes' sorted runs hold about four times the exact grower's temporaries)
     per_feature = max(4 * len(level.samples) * (width + 1),
-                      int((counts >= dense_threshold(n_bins)).sum()) * n_bins * (width + 1))
-    chunks = feature_chunks(codes.shape[1], per_feature, n_jobs)
-    feature, bin_, gain = best_cuts(len(counts), chunks, scores, n_jobs)
+                      int((counts >= search.dense_min).sum()) * search.n_bins * (width + 1))
+    chunks = feature_chunks(f, per_feature, growth.n_jobs)
+    best = best_cuts(len(counts), chunks, scores, growth.n_jobs)
     if counter is not None:
         counter.histogram_pairs += sum(own.histogram_pairs for own in chunk_counters)
-    splitting = ~rules.rejects(gain, total_weight)
-    parents = np.flatnonzero(splitting)
-    if len(parents) == 0:
-        return None
+    return best
 
-    # 3. The children, left then right for every splitting node, breadth first.
+
+def split_level(level, growth, feature, bin_, splitting):
+    """Split the nodes ``splitting`` (a mask) of ``level`` after bin ``bin_`` of their
+    ``feature``: their children, left then right for every parent, breadth first, are
+    recorded in ``growth.tree``, and their samples' statistics re-centred on their own
+    means (``child_statistics``).  Returns the ``LevelSplit``.  O(n_d k) for the
+    level's n_d samples."""
+    codes, counts, tree = growth.search.codes, level.counts, growth.tree
+    parents = np.flatnonzero(splitting)
     starts, segment = segment_starts(counts), segment_ids(counts)
     chosen_codes = np.take(codes.ravel(), level.samples * codes.shape[1] + feature[segment])
     goes_left = (chosen_codes <= bin_[segment]) | ~splitting[segment]
@@ -323,78 +282,112 @@ def grow_level(level, codes, Y, weights, stats, finder, rules, depth, tree, n_bi
                           [level.samples])
     child_counts = np.column_stack([n_left[parents], counts[parents] - n_left[parents]]).ravel()
     child_starts = segment_starts(child_counts)
-    # each child's mean minus its parent's, from the parent-centred statistics (the
-    # classification criteria's one-hot statistics are not centred: no shift)
-    shift = np.zeros((len(child_counts), width))
-    child_weights = None if weights is None else weights[children]
-    child = node_statistics(Y[children], child_counts, criterion, child_weights)
-    if criterion == "squared_error":     # statistics centred per node: re-centre them
-        # (a child's mean minus its parent's, from the parent-centred statistics)
-        shift[:, :k] = (np.add.reduceat(stats[children, :k], child_starts, axis=0)
-                        / child.weight[:, None])
-        stats[children, :k] = child.stats
+    child, shift = child_statistics(growth, children, child_counts, child_starts)
     child_ids = tree.add_nodes(child.value, child.impurity, child_counts,
                                np.repeat(level.node_ids[parents], 2),
                                np.tile([LEFT, RIGHT], len(parents)), child.weight)
-    threshold = thresholds[feature[parents], bin_[parents]]
+    threshold = growth.thresholds[feature[parents], bin_[parents]]
     n_right = counts - n_left
     tree.set_splits(level.node_ids[parents], feature[parents], threshold,
                     n_left[parents] > n_right[parents])   # no missing value: the larger child
+    larger = 2 * np.arange(len(parents)) + (child_counts[1::2] >= child_counts[0::2])
+    return LevelSplit(splitting=splitting, parents=parents, goes_left=goes_left,
+                      n_left=n_left, children=children, child_counts=child_counts,
+                      child_starts=child_starts, child=child, shift=shift,
+                      child_ids=child_ids, larger=larger)
 
-    # 4. The next level: the children that may split; which of them get their
-    #    histograms by subtraction.
-    keep = ~rules.is_leaf(child_counts, child.impurity, depth + 1, min_samples_leaf)
-    if not keep.any():
-        return None
-    pair = np.arange(len(parents))
-    larger = 2 * pair + (child_counts[1::2] >= child_counts[0::2])   # ties: the right
-    smaller = larger ^ 1
-    derived = np.zeros(len(child_counts), dtype=bool)
-    parent_slot = np.full(len(child_counts), -1)
-    if store is not None:
-        slot_of = np.full(len(counts), -1)
-        slot_of[kept_nodes] = np.arange(len(kept_nodes))
-        has_store = slot_of[parents] >= 0
-        safe = np.ones(len(parents), dtype=bool)         # counts subtract exactly
-        if criterion == "squared_error":
-            safe = can_subtract(level.nodes.abs_totals[parents], child.abs_totals[smaller],
-                                child.abs_totals[larger], child.weight[smaller],
-                                shift[smaller, :k])
-        if weights is not None:      # real weights (and weighted classes) do not
-            safe &= can_subtract(level.nodes.weight[parents, None],
-                                 child.weight[smaller, None], child.weight[larger, None],
-                                 child.weight[smaller], np.zeros((len(parents), 1)))
-        use = has_store & keep[larger] & (child_counts[larger] >= dense_threshold(n_bins)) & safe
-        derived[larger[use]] = True
-        parent_slot[larger[use]] = slot_of[parents[use]]
-    # A derived child's sibling is counted as a node of the next level if it is one
-    # with dense histograms, else from helper samples kept for it.
-    rank = np.cumsum(keep) - 1
-    sibling = np.full(len(child_counts), -1)
-    counted_there = keep[smaller] & (child_counts[smaller] >= dense_threshold(n_bins))
-    sibling[larger] = np.where(counted_there, rank[smaller], -1)
-    helper_of = np.flatnonzero(derived & (sibling < 0))
-    helper_counts = np.zeros(len(child_counts), dtype=np.intp)
-    helper_counts[helper_of] = child_counts[helper_of ^ 1]
-    helper = (np.concatenate([children[child_starts[c]:child_starts[c] + child_counts[c]]
-                              for c in helper_of ^ 1])
-              if len(helper_of) else np.zeros(0, dtype=np.intp))
-    sibling_shift = np.zeros_like(shift)
-    sibling_shift[larger] = shift[smaller]
-    samples = children[np.repeat(keep, child_counts)]
-    next_store = None
+
+def child_statistics(growth, children, child_counts, child_starts):
+    """The children's ``NodeStatistics`` (their samples ``children``, ``child_counts``
+    each, from ``child_starts``) and ``shift``, each child's mean minus its parent's,
+    from the parent-centred statistics; the squared error's statistics of their samples
+    are re-centred on their own means, in place (the classification criteria's one-hot
+    statistics are not centred: no shift).  O(n_d k)."""
+    stats, criterion, k = growth.search.stats, growth.search.criterion, growth.Y.shape[1]
+    shift = np.zeros((len(child_counts), stats.shape[1]))
+    child_weights = None if growth.weights is None else growth.weights[children]
+    child = node_statistics(growth.Y[children], child_counts, criterion, child_weights)
+    if criterion == "squared_error":     # statistics centred per node: re-centre them
+        shift[:, :k] = (np.add.reduceat(stats[children, :k], child_starts, axis=0)
+                        / child.weight[:, None])
+        stats[children, :k] = child.stats
+    return child, shift
+
+
+def next_level(level, growth, split, store, keep):
+    """The next ``HistLevel``: the children ``keep`` (a mask over ``split``'s children),
+    which of them get their histograms by subtraction (``subtracted_children``), from
+    which counted sibling (``counted_siblings``), the parents' histograms they need
+    (``store``'s, renumbered) and the small ones' sorted rows (``next_sorted``).
+    O(n_d + f p) for the p samples of small nodes."""
+    search, counts = growth.search, split.child_counts
+    derived, parent_slot = subtracted_children(level, growth, split, store, keep)
+    sibling, helper, helper_counts, sibling_shift = counted_siblings(split, keep, derived,
+                                                                     search.dense_min)
+    samples = split.children[np.repeat(keep, counts)]
+    parents_kept = None
     if store is not None and derived.any():
         used = np.unique(parent_slot[derived])
-        renumber = np.full(len(kept_nodes), -1)
+        renumber = np.full(len(store.nodes), -1)
         renumber[used] = np.arange(len(used))
         parent_slot[derived] = renumber[parent_slot[derived]]
-        next_store = (store[1][0][used], store[1][1][used])
-    return HistLevel(node_ids=child_ids[keep], counts=child_counts[keep],
-                     nodes=select(child, keep), samples=samples, derived=derived[keep],
-                     parent_slot=parent_slot[keep],
-                     sibling=sibling[keep], helper=helper,
-                     helper_counts=helper_counts[keep], shift=shift[keep],
-                     sibling_shift=sibling_shift[keep], store=next_store,
-                     sorted=next_sorted(level, codes, dense_threshold(n_bins), goes_left,
-                                        n_left, splitting, children, child_counts, keep))
+        parents_kept = KeptHistograms(nodes=store.nodes[used], sums=store.sums[used],
+                                      counts=store.counts[used])
+    return HistLevel(node_ids=split.child_ids[keep], counts=counts[keep],
+                     nodes=select(split.child, keep), samples=samples, derived=derived[keep],
+                     parent_slot=parent_slot[keep], sibling=sibling[keep], helper=helper,
+                     helper_counts=helper_counts[keep], shift=split.shift[keep],
+                     sibling_shift=sibling_shift[keep], store=parents_kept,
+                     sorted=next_sorted(level, search.codes, search.dense_min, split, keep))
 
+
+def subtracted_children(level, growth, split, store, keep):
+    """Which children get their histograms by subtraction (``derived``, a mask over
+    ``split``'s children) and their parents' entries in ``store`` (``parent_slot``; -1:
+    none): the larger child of a parent whose histograms ``store`` keeps, if it may
+    split (``keep``), is dense, and ``can_subtract`` finds it safe.  O(parents k)."""
+    counts, child, larger = split.child_counts, split.child, split.larger
+    smaller, parents = larger ^ 1, split.parents
+    derived = np.zeros(len(counts), dtype=bool)
+    parent_slot = np.full(len(counts), -1)
+    if store is None:
+        return derived, parent_slot
+    slot_of = np.full(len(level.counts), -1)
+    slot_of[store.nodes] = np.arange(len(store.nodes))
+    has_store = slot_of[parents] >= 0
+    safe = np.ones(len(parents), dtype=bool)         # counts subtract exactly
+    if growth.search.criterion == "squared_error":
+        safe = can_subtract(level.nodes.abs_totals[parents], child.abs_totals[smaller],
+                            child.abs_totals[larger], child.weight[smaller],
+                            split.shift[smaller, :growth.Y.shape[1]])
+    if growth.weights is not None:      # real weights (and weighted classes) do not
+        safe &= can_subtract(level.nodes.weight[parents, None],
+                             child.weight[smaller, None], child.weight[larger, None],
+                             child.weight[smaller], np.zeros((len(parents), 1)))
+    use = has_store & keep[larger] & (counts[larger] >= growth.search.dense_min) & safe
+    derived[larger[use]] = True
+    parent_slot[larger[use]] = slot_of[parents[use]]
+    return derived, parent_slot
+
+
+def counted_siblings(split, keep, derived, dense_min):
+    """For the ``derived`` children, where their siblings' histograms are counted:
+    ``(sibling, helper, helper_counts, sibling_shift)``.  A sibling is counted as a node
+    of the next level (``sibling``: its rank among ``keep``) if it is one with dense
+    histograms (``dense_min`` samples or more), else from ``helper`` samples kept for it
+    (``helper_counts`` of them); ``sibling_shift``: its ``shift``.  O(n_d)."""
+    counts, larger, starts = split.child_counts, split.larger, split.child_starts
+    smaller = larger ^ 1
+    rank = np.cumsum(keep) - 1
+    sibling = np.full(len(counts), -1)
+    counted_there = keep[smaller] & (counts[smaller] >= dense_min)
+    sibling[larger] = np.where(counted_there, rank[smaller], -1)
+    helper_of = np.flatnonzero(derived & (sibling < 0))
+    helper_counts = np.zeros(len(counts), dtype=np.intp)
+    helper_counts[helper_of] = counts[helper_of ^ 1]
+    helper = (np.concatenate([split.children[starts[c]:starts[c] + counts[c]]
+                              for c in helper_of ^ 1])
+              if len(helper_of) else np.zeros(0, dtype=np.intp))
+    sibling_shift = np.zeros_like(split.shift)
+    sibling_shift[larger] = split.shift[smaller]
+    return sibling, helper, helper_counts, sibling_shift

@@ -124,14 +124,17 @@ def small_rows(codes, samples, counts, dense_min):
     return SortedRows(counts=counts[small], rows=rows, codes=row_codes)
 
 
-def next_sorted(level, codes, dense_min, goes_left, n_left, splitting, children, child_counts,
-                keep):
+def next_sorted(level, codes, dense_min, split, keep):
     """The next level's ``SortedRows``: the children of small nodes moved by a stable
     split of the rows (``move_rows``), the small children of dense nodes sorted (the
     first time they are small); small: fewer than ``dense_min`` samples.  ``level`` is
-    ``treelib.growth.level_wise_hist``'s ``HistLevel``; ``goes_left`` (the level's
-    samples), ``n_left`` (per node: its left-goers) and the rest as its ``grow_level``
-    has them.  O(f p) plus O(f q) for the q samples that become small."""
+    ``treelib.growth.hist_search``'s ``HistLevel``, ``split`` how it splits
+    (``treelib.growth.level_wise_hist``'s ``LevelSplit``: ``goes_left`` for the level's
+    samples, ``n_left`` per node, ``splitting``, the ``children``' samples and
+    ``child_counts``), ``keep`` its children that may split.  O(f p) plus O(f q) for the
+    q samples that become small."""
+    goes_left, n_left, splitting = split.goes_left, split.n_left, split.splitting
+    children, child_counts = split.children, split.child_counts
     counts = level.counts
     next_counts = child_counts[keep]
     next_small = next_counts < dense_min
