@@ -112,64 +112,128 @@ def should_stop(scores, n_iter_no_change, tol):
     return not any(score > reference for score in scores[-n_iter_no_change:])
 
 
-def boost(data, y, loss, *, max_iter=100, learning_rate=0.1, rules=None,
-          weights=None, sampling=None, top_rate=0.2, other_rate=0.1, rng=None,
-          validation=None, early_stopping=False, n_iter_no_change=10, tol=1e-7,
-          counter=None):
-    """Boost ``max_iter`` iterations of trees on ``data`` (a ``BinnedData``) and targets
-    ``y`` (class codes for the log-losses) with ``loss`` (``treelib.losses``).
+@dataclass(frozen=True)
+class BoostingSettings:
+    """How the loop boosts: ``max_iter`` iterations; ``learning_rate`` a float, or
+    ``"line_search"`` for seed 003's per-step search; ``rules`` a ``BoostingRules`` (None:
+    its defaults); ``sampling`` None or ``"goss"`` (``top_rate``, ``other_rate``, ``rng``
+    a numpy Generator); ``early_stopping``: record the scores and stop as scikit-learn
+    does (``n_iter_no_change``, ``tol``)."""
 
-    ``rules``: a ``BoostingRules`` (None: its defaults); ``learning_rate``: a float, or
-    ``"line_search"`` for seed 003's per-step search;
-    ``sampling``: None or ``"goss"`` (``top_rate``, ``other_rate``, ``rng`` a numpy
-    Generator); ``validation``: None or ``(codes, y, weights)`` of the validation rows,
-    binned as the training rows; ``early_stopping``: record the scores and stop as
-    scikit-learn does.  Returns a ``BoostedTrees``.
-    """
-    rules = BoostingRules() if rules is None else rules
-    fit = BoostedTrees(baseline=loss.baseline(y, weights))
-    raw = np.zeros((data.n_samples, loss.n_outputs)) + fit.baseline
-    if validation is not None:
-        val_values, val_y, val_w = codes_as_values(validation[0]), validation[1], validation[2]
-        val_raw = np.zeros((len(val_y), loss.n_outputs)) + fit.baseline
-    search = isinstance(learning_rate, str)
-    warm_up = 0 if search else int(1.0 / learning_rate)
+    max_iter: int = 100
+    learning_rate: float | str = 0.1
+    rules: BoostingRules | None = None
+    sampling: str | None = None
+    top_rate: float = 0.2
+    other_rate: float = 0.1
+    rng: np.random.Generator | None = None
+    early_stopping: bool = False
+    n_iter_no_change: int = 10
+    tol: float = 1e-7
 
-    def record_scores():
-        fit.train_score.append(-loss.loss(y, raw, weights))
-        if validation is not None:
-            fit.validation_score.append(-loss.loss(val_y, val_raw, val_w))
 
-    if early_stopping:
-        record_scores()
-    for iteration in range(max_iter):
-        g, h = loss.gradient_hessian(y, raw, weights)
+@dataclass
+class Boosting:
+    """The loop's state: the data, targets ``y``, ``loss``, sample ``weights``,
+    ``settings``, ``counter``, the ``fit`` so far, the training rows' raw predictions
+    ``raw``, and the validation rows' (``val_values``, ``val_y``, ``val_w``, ``val_raw``;
+    None without validation)."""
+
+    data: object
+    y: np.ndarray
+    loss: object
+    weights: np.ndarray | None
+    settings: BoostingSettings
+    counter: object
+    fit: BoostedTrees
+    raw: np.ndarray
+    val_values: np.ndarray | None = None
+    val_y: np.ndarray | None = None
+    val_w: np.ndarray | None = None
+    val_raw: np.ndarray | None = None
+
+    def record_scores(self):
+        """Append the training (and validation) scores, minus the losses.  O(n k)."""
+        self.fit.train_score.append(-self.loss.loss(self.y, self.raw, self.weights))
+        if self.val_raw is not None:
+            self.fit.validation_score.append(-self.loss.loss(self.val_y, self.val_raw,
+                                                             self.val_w))
+
+    def iterate(self, iteration):
+        """One iteration: a tree per raw prediction on the gradients at ``raw``, each
+        added with its step (the learning rate, or the line search's alpha).  O(n k) and
+        the trees."""
+        settings, loss = self.settings, self.loss
+        search = isinstance(settings.learning_rate, str)
+        warm_up = 0 if search else int(1.0 / settings.learning_rate)
+        g, h = loss.gradient_hessian(self.y, self.raw, self.weights)
         rows = None
-        if sampling == "goss" and iteration >= warm_up:
-            rows, g, h = goss_sample(g, h, top_rate, other_rate, rng)
+        if settings.sampling == "goss" and iteration >= warm_up:
+            rows, g, h = goss_sample(g, h, settings.top_rate, settings.other_rate,
+                                     settings.rng)
         trees, steps = [], []
         for k in range(loss.n_outputs):
-            tree, node_of = grow_boosting_tree(data, g[:, k], None if h is None else h[:, k],
-                                               rules, 1.0 if search else learning_rate, rows,
-                                               counter)
+            tree, node_of = grow_boosting_tree(
+                self.data, g[:, k], None if h is None else h[:, k], self.rules,
+                1.0 if search else settings.learning_rate, rows, self.counter)
             update = tree.value[node_of, 0]
-            step = line_search(loss, y, raw, k, update, weights) if search else learning_rate
+            step = (line_search(loss, self.y, self.raw, k, update, self.weights) if search
+                    else settings.learning_rate)
             if search:
                 tree = scaled(tree, step)
                 update = tree.value[node_of, 0]
-            raw[:, k] += update
-            if validation is not None:
-                val_raw[:, k] += tree.predict(val_values)[:, 0]
+            self.raw[:, k] += update
+            if self.val_raw is not None:
+                self.val_raw[:, k] += tree.predict(self.val_values)[:, 0]
             trees.append(tree)
             steps.append(step)
-        fit.trees.append(trees)
-        fit.steps.append(steps)
-        if early_stopping:
-            record_scores()
-            scores = fit.validation_score if validation is not None else fit.train_score
-            if should_stop(scores, n_iter_no_change, tol):
+        self.fit.trees.append(trees)
+        self.fit.steps.append(steps)
+
+    @property
+    def rules(self):
+        return BoostingRules() if self.settings.rules is None else self.settings.rules
+
+    def should_stop(self):
+        """scikit-learn's early-stopping rule on the validation scores, or the
+        training scores without validation data."""
+        scores = self.fit.validation_score if self.val_raw is not None else \
+            self.fit.train_score
+        return should_stop(scores, self.settings.n_iter_no_change, self.settings.tol)
+
+
+def boost(data, y, loss, settings=None, *, weights=None, validation=None, counter=None,
+          **keywords):
+    """Boost ``settings.max_iter`` iterations of trees on ``data`` (a ``BinnedData``) and
+    targets ``y`` (class codes for the log-losses) with ``loss`` (``treelib.losses``).
+
+    ``settings``: a ``BoostingSettings`` (None: one made of ``keywords``, its fields:
+    ``boost(..., max_iter=50, learning_rate="line_search")``); ``weights``: the
+    sample weights (None: all 1); ``validation``: None or ``(codes, y, weights)`` of the
+    validation rows, binned as the training rows; ``counter``: a
+    ``treelib.counters.GrowthCounter``.  Returns a ``BoostedTrees``.  Cost: see the
+    module docstring.
+    """
+    if settings is None:
+        settings = BoostingSettings(**keywords)
+    elif keywords:
+        raise ValueError(f"boost takes settings or their keywords, not both: {sorted(keywords)}")
+    fit = BoostedTrees(baseline=loss.baseline(y, weights))
+    state = Boosting(data, y, loss, weights, settings, counter, fit,
+                     np.zeros((data.n_samples, loss.n_outputs)) + fit.baseline)
+    if validation is not None:
+        state.val_values, state.val_y, state.val_w = (codes_as_values(validation[0]),
+                                                      validation[1], validation[2])
+        state.val_raw = np.zeros((len(state.val_y), loss.n_outputs)) + fit.baseline
+    if settings.early_stopping:
+        state.record_scores()
+    for iteration in range(settings.max_iter):
+        state.iterate(iteration)
+        if settings.early_stopping:
+            state.record_scores()
+            if state.should_stop():
                 break
-    fit.raw = raw
+    fit.raw = state.raw
     return fit
 
 

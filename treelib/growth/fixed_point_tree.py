@@ -32,6 +32,8 @@ Costs per level with n_d rows in the nodes counted, f features, B bins and T dig
 (2 up to about 8 million rows): O(f n_d T) to count, O(m f B T) to score m nodes.
 """
 
+from dataclasses import dataclass, field
+
 import numpy as np
 
 from treelib.fixed_point import centre, make_grid, to_float
@@ -58,84 +60,157 @@ def centred_target(parts):
     return c0, grid, make_grid(4 * top * top, n)
 
 
+@dataclass
+class Level:
+    """The nodes of the level being grown: their ``ids``, ``counts`` and ``centres``
+    (each node's mean of v, around which its spread is summed), ``pairs`` (per node its
+    sibling's position in the level; empty for the root), ``kept`` {parent id:
+    (histograms, counts)} for the subtraction trick, and ``depth``."""
+
+    ids: np.ndarray
+    counts: np.ndarray
+    centres: np.ndarray
+    pairs: np.ndarray
+    kept: dict
+    depth: int = 0
+
+
+@dataclass
+class FixedPointTree:
+    """A squared-error tree while it grows level by level from fixed-point sums: the row
+    provider ``parts``, the bin ``thresholds``, the ``rules``, ``min_samples_leaf`` and
+    ``counter``; set up by ``start``: the target's centre ``c0``, the digit ``grid`` of v
+    and ``spread_grid`` of its squares, and the node ``table`` and ``splits`` that
+    ``record_tree`` turns into a ``Tree``."""
+
+    parts: object
+    thresholds: list
+    rules: object
+    min_samples_leaf: int = 1
+    counter: object = None
+    table: dict = field(default_factory=lambda: {"value": [], "impurity": [], "count": [],
+                                                 "parent": [-1], "branch": [LEFT]})
+    splits: list = field(default_factory=list)
+    n_bins: int = 0
+    c0: float = 0.0
+    grid: object = None
+    spread_grid: object = None
+
+    def start(self):
+        """Centre the targets (three small rounds); return the root's ``Level``."""
+        self.n_bins = max(len(t) for t in self.thresholds) + 1
+        self.c0, self.grid, self.spread_grid = centred_target(self.parts)
+        return Level(np.array([0]), np.array([self.parts.n_rows]),
+                     np.zeros(1),                  # the root's mean of v is 0 up to rounding
+                     np.zeros(0, dtype=np.intp), {})
+
+    def histogram_plan(self, level):
+        """Which nodes of ``level`` get histograms counted and which derived (the larger
+        of two siblings whose parent's histograms are kept): ``(sibling, parent_ids,
+        counted, derived)``.  O(m)."""
+        ids, counts = level.ids, level.counts
+        may = ~self.rules.is_leaf(counts, np.ones(len(ids)), level.depth,
+                                  self.min_samples_leaf) & (self.n_bins >= 2)
+        sibling = level.pairs if len(level.pairs) else np.full(len(ids), -1)
+        parent_ids = np.asarray(self.table["parent"])[ids]
+        larger = (sibling >= 0) & ((counts > counts[np.maximum(sibling, 0)])
+                                   | ((counts == counts[np.maximum(sibling, 0)])
+                                      & (np.arange(len(ids)) > sibling)))
+        derived = may & larger & np.isin(parent_ids, list(level.kept))
+        counted = may & ~derived
+        counted[sibling[derived]] = True
+        return sibling, parent_ids, counted, derived
+
+    def record_level(self, level, summary):
+        """The nodes' digit sums, means of v and impurities (0 for a node whose v are
+        all equal), written in the table.  O(m T)."""
+        counts, grid = level.counts, self.grid
+        sums = summary.sums[:, 0]                                       # (m, T)
+        means = to_float(sums, grid) / counts
+        impurity = np.maximum(to_float(summary.spread, self.spread_grid) / counts
+                              - (means - level.centres) ** 2, 0.0)
+        impurity[summary.low == summary.high] = 0.0
+        self.table["value"].append(self.c0 + means)
+        self.table["impurity"].append(impurity)
+        self.table["count"].append(counts)
+        return sums, means, impurity
+
+    def grow_level(self, level):
+        """Measure and search the nodes of ``level`` (one round, more if its histograms
+        exceed ``ROUND_BYTES``) and split them; return the next level, or None."""
+        f, counter = len(self.thresholds), self.counter
+        sibling, parent_ids, counted, derived = self.histogram_plan(level)
+        summary = level_summary(self.parts, level.ids, np.flatnonzero(counted), self.n_bins,
+                                level.centres, self.spread_grid, f, self.grid.limbs)
+        sums, means, impurity = self.record_level(level, summary)
+        counts = level.counts
+        search = np.flatnonzero(~self.rules.is_leaf(counts, impurity, level.depth,
+                                                    self.min_samples_leaf) & (self.n_bins >= 2))
+        if counter is not None:
+            counter.searched(level.depth, len(search), counts[search].sum())
+            counter.histogram_pairs += int(counts[counted].sum()) * f
+            counter.subtracted_histograms += int(derived[search].sum()) * f
+        hist = node_histograms(summary, counted, derived, sibling, parent_ids, level.kept,
+                               search)
+        if not len(search):
+            return None
+        found = best_splits(*hist, sums[search], counts[search], means[search], self.grid,
+                            self.min_samples_leaf)
+        return self.split_level(level, search, found, hist, sums)
+
+    def split_level(self, level, search, found, hist, sums):
+        """Split the nodes ``search`` of ``level`` whose best cut (``found``, from
+        ``best_splits``) the rules accept, tell the rows, keep the histograms the next
+        level subtracts from; return the next ``Level`` (None: nothing splits).  O(m)."""
+        feature, bin_, gain, n_left, left_sums = found
+        splitting = ~self.rules.rejects(gain, float(self.parts.n_rows))
+        if not splitting.any():
+            return None
+        parents = search[splitting]
+        feature, bin_, n_left = feature[splitting], bin_[splitting], n_left[splitting]
+        left_sums = left_sums[splitting]
+        n_right = level.counts[parents] - n_left
+        first = len(self.table["parent"])
+        left_ids = first + 2 * np.arange(len(parents))
+        self.splits.append((level.ids[parents], feature, bin_, n_left > n_right))
+        self.parts.update("split", level.ids[parents], feature, bin_, left_ids, left_ids + 1)
+        self.table["parent"] += list(np.repeat(level.ids[parents], 2))
+        self.table["branch"] += [LEFT, RIGHT] * len(parents)
+        child_counts = np.column_stack([n_left, n_right]).ravel()
+        child_sums = np.stack([left_sums, sums[parents] - left_sums], axis=1)
+        child_sums = child_sums.reshape(-1, self.grid.limbs)
+        kept = self.kept_histograms(level, search, splitting, np.maximum(n_left, n_right),
+                                    hist)
+        ids = np.arange(first, first + len(child_counts))
+        return Level(ids, child_counts, to_float(child_sums, self.grid) / child_counts,
+                     np.arange(len(ids)) ^ 1, kept, level.depth + 1)
+
+    def kept_histograms(self, level, search, splitting, larger_child, hist):
+        """The histograms of the splitting nodes whose larger child may split, largest
+        first, within ``KEEP_BYTES``: that child's histograms are then a subtraction."""
+        hist, hist_counts = hist
+        may_split = ~self.rules.is_leaf(larger_child, np.ones(len(larger_child)),
+                                        level.depth + 1, self.min_samples_leaf)
+        budget = KEEP_BYTES // max(hist[0].nbytes + hist_counts[0].nbytes, 1)
+        chosen = np.flatnonzero(splitting)[may_split]
+        kept = {}
+        for i in chosen[np.argsort(-level.counts[search[chosen]], kind="stable")][:budget]:
+            kept[level.ids[search[i]]] = (hist[i], hist_counts[i])
+        return kept
+
+
 def grow_fixed_point_tree(parts, thresholds, rules, min_samples_leaf=1, counter=None):
     """Grow a squared-error regression tree on the rows of ``parts`` (a row provider,
     ``treelib.growth.row_parts``, whose rows are binned on ``thresholds``) level by
     level from fixed-point sums (see the module docstring).  ``rules``: ``StoppingRules``
     (no ``max_leaf_nodes``); ``counter``: a ``GrowthCounter``.  Returns a
-    ``treelib.tree.Tree`` with thresholds on the features."""
-    n, f = parts.n_rows, len(thresholds)
-    n_bins = max(len(t) for t in thresholds) + 1
-    c0, grid, spread_grid = centred_target(parts)
-    msl = min_samples_leaf
-    table = {"value": [], "impurity": [], "count": [], "parent": [-1], "branch": [LEFT]}
-    splits = []
-    ids, counts = np.array([0]), np.array([n])
-    centres = np.zeros(1)                   # the root's mean of v is 0 up to rounding
-    pairs = np.zeros(0, dtype=np.intp)      # per node: its sibling's slot, -1: none
-    kept = {}                               # parent id -> histogram, for subtractions
-    depth = 0
-    while True:
-        may = ~rules.is_leaf(counts, np.ones(len(ids)), depth, msl) & (n_bins >= 2)
-        sibling = pairs if len(pairs) else np.full(len(ids), -1)
-        parent_ids = np.asarray(table["parent"])[ids]
-        larger = (sibling >= 0) & ((counts > counts[np.maximum(sibling, 0)])
-                                   | ((counts == counts[np.maximum(sibling, 0)])
-                                      & (np.arange(len(ids)) > sibling)))
-        derived = may & larger & np.isin(parent_ids, list(kept))
-        counted = may & ~derived
-        counted[sibling[derived]] = True
-        summary = level_summary(parts, ids, np.flatnonzero(counted), n_bins, centres,
-                                spread_grid, f, grid.limbs)
-        sums = summary.sums[:, 0]                                       # (m, T)
-        means = to_float(sums, grid) / counts
-        impurity = np.maximum(to_float(summary.spread, spread_grid) / counts
-                              - (means - centres) ** 2, 0.0)
-        impurity[summary.low == summary.high] = 0.0
-        table["value"].append(c0 + means)
-        table["impurity"].append(impurity)
-        table["count"].append(counts)
-        search = np.flatnonzero(~rules.is_leaf(counts, impurity, depth, msl) & (n_bins >= 2))
-        if counter is not None:
-            counter.searched(depth, len(search), counts[search].sum())
-            counter.histogram_pairs += int(counts[counted].sum()) * f
-            counter.subtracted_histograms += int(derived[search].sum()) * f
-        hist, hist_counts = node_histograms(summary, counted, derived, sibling, parent_ids,
-                                            kept, search)
-        kept = {}
-        if not len(search):
-            break
-        feature, bin_, gain, n_left, left_sums = best_splits(
-            hist, hist_counts, sums[search], counts[search], means[search], grid, msl)
-        splitting = ~rules.rejects(gain, float(n))
-        if not splitting.any():
-            break
-        parents = search[splitting]
-        feature, bin_, n_left = feature[splitting], bin_[splitting], n_left[splitting]
-        left_sums = left_sums[splitting]
-        n_right = counts[parents] - n_left
-        first = len(table["parent"])
-        left_ids = first + 2 * np.arange(len(parents))
-        splits.append((ids[parents], feature, bin_, n_left > n_right))
-        parts.update("split", ids[parents], feature, bin_, left_ids, left_ids + 1)
-        table["parent"] += list(np.repeat(ids[parents], 2))
-        table["branch"] += [LEFT, RIGHT] * len(parents)
-        child_counts = np.column_stack([n_left, n_right]).ravel()
-        child_sums = np.stack([left_sums, sums[parents] - left_sums], axis=1)
-        child_sums = child_sums.reshape(-1, grid.limbs)
-        # keep the histograms of the nodes whose larger child may split, largest first,
-        # within the budget: that child's histogram is then a subtraction
-        larger_child = np.maximum(n_left, n_right)
-        may_split = ~rules.is_leaf(larger_child, np.ones(len(parents)), depth + 1, msl)
-        budget = KEEP_BYTES // max(hist[0].nbytes + hist_counts[0].nbytes, 1)
-        chosen = np.flatnonzero(splitting)[may_split]
-        for i in chosen[np.argsort(-counts[search[chosen]], kind="stable")][:budget]:
-            kept[ids[search[i]]] = (hist[i], hist_counts[i])
-        ids = np.arange(first, first + len(child_counts))
-        counts, centres = child_counts, to_float(child_sums, grid) / child_counts
-        pairs = np.arange(len(ids)) ^ 1
-        depth += 1
-    return record_tree(table, splits, thresholds)
+    ``treelib.tree.Tree`` with thresholds on the features.  See the module docstring for
+    the cost per level."""
+    tree = FixedPointTree(parts, thresholds, rules, min_samples_leaf, counter)
+    level = tree.start()
+    while level is not None:
+        level = tree.grow_level(level)
+    return record_tree(tree.table, tree.splits, thresholds)
 
 
 def level_summary(parts, ids, counted, n_bins, centres, spread_grid, f, limbs):
