@@ -55,3 +55,48 @@ def test_nothing_patches_the_library_to_observe_it(path):
     if path.suffix == ".ipynb":
         text = "\n".join("".join(cell["source"]) for cell in json.loads(text)["cells"])
     assert "unittest.mock" not in text and "mock.patch" not in text
+
+
+#: Methods of namedtuples: public API despite their underscore.
+NAMEDTUPLE_API = {"_replace", "_asdict", "_fields", "_make", "_field_defaults"}
+
+
+def private_reaches(path):
+    """``(line, expression)`` of every ``obj._name`` a module calls or reads where ``obj``
+    is not ``self``, ``cls`` or ``super()`` and ``_name`` is defined nowhere in the module
+    (so it is another module's private method or attribute)."""
+    tree = ast.parse(path.read_text())
+    defined = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            defined.add(node.name)
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            defined.add(node.id)
+        elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
+            defined.add(node.attr)
+    found = []
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Attribute) and node.attr.startswith("_")
+                and not node.attr.startswith("__")):
+            continue
+        base = node.value
+        if isinstance(base, ast.Name) and base.id in ("self", "cls"):
+            continue
+        if isinstance(base, ast.Call) and getattr(base.func, "id", None) == "super":
+            continue
+        if node.attr not in defined and node.attr not in NAMEDTUPLE_API:
+            found.append((node.lineno, ast.unparse(node)))
+    return found
+
+
+@pytest.mark.parametrize("path", MODULES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_no_module_reaches_into_another_modules_private_names(path):
+    assert private_reaches(path) == []
+
+
+def test_the_check_finds_a_private_reach(tmp_path):
+    sample = tmp_path / "sample.py"
+    sample.write_text("class A:\n    def _mine(self):\n        return self._theirs()\n\n\n"
+                      "def f(tree, a):\n    a._mine()\n    super()._close()\n"
+                      "    return tree._stopping_rules(3), tree.n._replace(x=1)\n")
+    assert private_reaches(sample) == [(9, "tree._stopping_rules")]

@@ -45,17 +45,16 @@ from treelib.estimators import (
     HistGradientBoostingClassifier,
     HistGradientBoostingRegressor,
 )
-from treelib.estimators.boosting import AUTO_EARLY_STOPPING_SAMPLES
 from treelib.estimators.fixed_point import (
-    check_fixed_point_boosting,
-    check_fixed_point_tree,
     fit_fixed_point_boosting,
     fit_fixed_point_tree,
     set_inputs,
 )
-from treelib.estimators.params import forget_fit
+from treelib.estimators.params import check_boosting_options, forget_fit
+from treelib.estimators.trees import tree_settings
 from treelib.growth.row_parts import RowPart, Summary, ValueCounts, merge
 from treelib.losses import HalfBinomialLoss, HalfSquaredError
+from treelib.options import check
 
 #: The estimators ``fit`` takes.
 SUPPORTED = (DecisionTreeRegressor, HistGradientBoostingRegressor, HistGradientBoostingClassifier)
@@ -359,7 +358,7 @@ def fit_classes(estimator, parts):
     if classes.dtype.kind == "f":
         assert_all_finite(classes, input_name="y")
     check_classification_targets(classes)
-    check_fixed_point_boosting(estimator, len(classes))
+    check(criterion="newton", histogram_sums=estimator.histogram_sums, classes=len(classes))
     estimator.classes_, estimator.n_classes_ = classes, len(classes)
     parts.update("encode_classes", classes)
 
@@ -377,13 +376,9 @@ def fit(estimator, X, y, client, timeout=60.0):
     forget_fit(estimator)
     n_features = X.shape[1]
     if tree:
-        check_fixed_point_tree(estimator, n_features)
+        tree_settings(estimator, n_features)
     else:
-        estimator._check_parameters()
-        estimator.do_early_stopping_ = (X.shape[0] > AUTO_EARLY_STOPPING_SAMPLES
-                                        if estimator.early_stopping == "auto"
-                                        else estimator.early_stopping)
-        check_fixed_point_boosting(estimator)
+        check_boosting_options(estimator, X.shape[0])
     parts = DaskParts(client, X, y, np.float32 if tree else np.float64, classifier,
                       timeout)
     if not classifier and not np.isfinite(parts.reduce("max_abs_target").value):

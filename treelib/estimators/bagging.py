@@ -12,7 +12,7 @@ import numpy as np
 from sklearn.utils import check_random_state
 
 from treelib.estimators.params import check_number
-from treelib.gains import SUM_CRITERIA
+from treelib.options import combines
 from treelib.validation import check_sample_weight
 
 #: scikit-learn's bound for the seeds of the trees (``np.iinfo(np.int32).max``).
@@ -24,13 +24,15 @@ MISSING_VALUE_SPLITTERS = ("cumsum", "hist")
 
 def forest_builder(splitter, criterion, max_features, n_features, max_leaf_nodes,
                    has_missing):
-    """The fastest growth order for these settings: "level_wise" when every node
-    searches every feature exactly or on histograms with a criterion scored from sums and
-    no missing value; else "best_first" for ``max_leaf_nodes``, else "depth_first"."""
+    """The fastest growth order for these settings: "best_first" for ``max_leaf_nodes``,
+    else "level_wise" where the options' table (``treelib.options``) lets it grow these
+    trees (every feature searched, exactly or on histograms, with a criterion scored from
+    sums and no missing value), else "depth_first".  O(rows of the table)."""
     if max_leaf_nodes is not None:
         return "best_first"
-    if (splitter in ("cumsum", "hist") and max_features >= n_features
-            and criterion in SUM_CRITERIA and not has_missing):
+    if combines(builder="level_wise", splitter=splitter, criterion=criterion,
+                max_features=max_features if max_features < n_features else None,
+                missing=has_missing):
         return "level_wise"
     return "depth_first"
 

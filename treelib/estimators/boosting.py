@@ -49,14 +49,9 @@ from treelib.estimators.encoding import (
     is_dataframe,
     object_array,
 )
-from treelib.estimators.fixed_point import (
-    check_fixed_point_boosting,
-    check_histogram_sums,
-    fit_fixed_point_boosting,
-    unsupported,
-)
+from treelib.estimators.fixed_point import fit_fixed_point_boosting
 from treelib.estimators.params import (
-    check_boosting_parameters,
+    check_boosting_options,
     check_no_infinity,
     forget_fit,
     validation_split,
@@ -68,11 +63,6 @@ from treelib.growth.row_parts import LocalParts, RowPart
 from treelib.losses import HalfBinomialLoss, HalfMultinomialLoss, HalfSquaredError
 from treelib.split import MISSING_BIN
 from treelib.validation import check_gradient_range, check_sample_weight
-
-#: ``early_stopping="auto"`` enables it above this many samples (scikit-learn's rule).
-AUTO_EARLY_STOPPING_SAMPLES = 10_000
-#: Options of ``sampling``.
-SAMPLINGS = (None, "goss")
 
 
 class BaseHistGradientBoosting(BaseEstimator):
@@ -107,11 +97,6 @@ class BaseHistGradientBoosting(BaseEstimator):
         tags.input_tags.allow_nan = True
         return tags
 
-    def _check_parameters(self):
-        """Raise a ValueError naming the first invalid parameter."""
-        check_boosting_parameters(self, SAMPLINGS)
-        check_histogram_sums(self.histogram_sums)
-
     def _validate_X(self, X, reset):
         """X as float64 (NaN allowed), categorical columns as category codes; with
         ``reset``, find the categorical features and their categories first."""
@@ -132,19 +117,18 @@ class BaseHistGradientBoosting(BaseEstimator):
     def _fit(self, X, y, sample_weight, loss, stratify=None):
         """Bin, split off the validation rows if early stopping, boost; set the fitted
         attributes.  ``y``: the targets (class codes for classifiers)."""
-        self._check_parameters()
+        check_boosting_options(self, len(y),
+                               classes=None if stratify is None else len(np.unique(y)),
+                               weighted=sample_weight is not None,
+                               categorical=self.is_categorical_.any(),
+                               missing=np.isnan(X).any())
         weights = None
         if sample_weight is not None:
             if not np.any(np.asarray(sample_weight, dtype=np.float64)):
                 raise ValueError("sample_weight: every weight is zero; at least one must "
                                  "be positive")
             weights = check_sample_weight(sample_weight, len(y))
-        self.do_early_stopping_ = (len(y) > AUTO_EARLY_STOPPING_SAMPLES
-                                   if self.early_stopping == "auto" else self.early_stopping)
         if self.histogram_sums == "fixed_point":
-            if weights is not None:
-                unsupported("sample_weight")
-            check_fixed_point_boosting(self, len(np.unique(y)) if stratify is not None else None)
             return fit_fixed_point_boosting(self, LocalParts([RowPart(X, y)]), loss)
         rng = check_random_state(self.random_state)
         seed = rng.randint(np.iinfo(np.uint32).max, dtype="u8")   # scikit-learn's draws

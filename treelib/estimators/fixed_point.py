@@ -11,40 +11,26 @@ the local fit bit for bit.  The fits here take a row provider
 distinct values and their counts, merged (``treelib.binning.thresholds_from_counts``: the
 local binning, bit for bit).
 
-Fixed-point sums cover squared error (trees and boosting) and binary log-loss; anything else
-raises a ValueError that names it.
+Fixed-point sums cover squared error (trees and boosting) and binary log-loss; which options
+they combine with is ``treelib.options``' table (a ValueError names what does not).
 """
 
 import numpy as np
 
 from treelib.binning import thresholds_from_counts
 from treelib.counters import GrowthCounter
-from treelib.estimators.params import check_number
+from treelib.estimators.params import check_number, leaf_size, stopping_rules
 from treelib.growth.boosting_grower import BoostingRules, on_features
 from treelib.growth.fixed_point_boosting import boost_fixed_point
 from treelib.growth.fixed_point_tree import grow_fixed_point_tree
-
-#: The options of ``histogram_sums``.
-HISTOGRAM_SUMS = ("float", "fixed_point")
-
-
-def check_histogram_sums(value):
-    if not isinstance(value, str) or value not in HISTOGRAM_SUMS:
-        raise ValueError(f"histogram_sums must be one of {list(HISTOGRAM_SUMS)}; got "
-                         f"{value!r}")
-    return value
-
-
-def unsupported(option, why="histogram_sums='fixed_point' does not support it"):
-    raise ValueError(f"{option}: {why}")
+from treelib.options import check
 
 
 def merged_thresholds(parts, max_bins):
     """Every feature's bin thresholds from the blocks' merged distinct values and counts
     (ValueError if a value is missing: exact sums take no NaN)."""
     summary = parts.reduce("value_counts")
-    if summary.missing:
-        unsupported("X has missing values (NaN)")
+    check(histogram_sums="fixed_point", missing=summary.missing)
     return [thresholds_from_counts(v, c, max_bins)
             for v, c in zip(summary.values, summary.counts)]
 
@@ -56,35 +42,14 @@ def set_inputs(estimator, n_features):
     estimator.categories_ = [None] * n_features
 
 
-def check_fixed_point_tree(tree, n_features):
-    """Raise a ValueError naming what a tree with fixed-point sums cannot do."""
-    if tree.splitter != "hist":
-        unsupported(f"splitter={tree.splitter!r}", "histogram_sums='fixed_point' sums "
-                    "histograms: it needs splitter='hist'")
-    if tree.criterion != "squared_error":
-        unsupported(f"criterion={tree.criterion!r}", "histogram_sums='fixed_point' supports "
-                    "criterion='squared_error' only")
-    if tree.builder not in (None, "level_wise"):
-        unsupported(f"builder={tree.builder!r}", "histogram_sums='fixed_point' grows level-wise "
-                    "(builder=None or 'level_wise')")
-    if tree.max_leaf_nodes is not None:
-        unsupported(f"max_leaf_nodes={tree.max_leaf_nodes!r}", "histogram_sums='fixed_point' "
-                    "grows level-wise and cannot stop at a number of leaves")
-    if tree.max_features is not None:
-        unsupported(f"max_features={tree.max_features!r}", "histogram_sums='fixed_point' "
-                    "searches every feature (max_features=None)")
-    if np.any(getattr(tree, "is_categorical_", False)):
-        unsupported("categorical features")
-
-
 def fit_fixed_point_tree(tree, parts, n_features):
     """Fit the ``DecisionTreeRegressor`` ``tree`` on the rows of ``parts`` from exact
-    sums; sets ``tree_``, ``bin_thresholds_``, ``feature_importances_``,
-    ``max_features_`` and ``growth_counter_``."""
-    check_fixed_point_tree(tree, n_features)
+    sums (its options checked: ``treelib.estimators.trees.tree_settings``); sets ``tree_``,
+    ``bin_thresholds_``, ``feature_importances_``, ``max_features_`` and
+    ``growth_counter_``."""
     n = parts.n_rows
-    rules = tree._stopping_rules(n)
-    msl = tree._min_samples_leaf(n)
+    rules = stopping_rules(tree, n)
+    msl = leaf_size(tree, n)
     thresholds = merged_thresholds(parts, tree.max_bins)
     parts.update("bin", thresholds)
     tree.growth_counter_ = GrowthCounter()
@@ -93,24 +58,6 @@ def fit_fixed_point_tree(tree, parts, n_features):
     tree.max_features_ = n_features
     tree.feature_importances_ = tree.tree_.feature_importances(n_features)
     return tree
-
-
-def check_fixed_point_boosting(model, n_classes=None):
-    """Raise a ValueError naming what boosting with fixed-point sums cannot do (after
-    ``do_early_stopping_`` is set)."""
-    if model.do_early_stopping_:
-        unsupported("early stopping", "histogram_sums='fixed_point' boosts every iteration: "
-                    "set early_stopping=False (with 'auto' it is on above 10,000 rows)")
-    if model.sampling is not None:
-        unsupported(f"sampling={model.sampling!r}")
-    if isinstance(model.learning_rate, str):
-        unsupported(f"learning_rate={model.learning_rate!r}", "histogram_sums='fixed_point' "
-                    "takes a fixed learning rate")
-    if n_classes is not None and n_classes > 2:
-        unsupported(f"{n_classes} classes", "histogram_sums='fixed_point' supports the binary "
-                    "log-loss only")
-    if np.any(getattr(model, "is_categorical_", False)):
-        unsupported("categorical features")
 
 
 def fit_fixed_point_boosting(model, parts, loss):

@@ -44,13 +44,15 @@ from treelib.estimators.bagging import (
 from treelib.estimators.params import (
     STRICTER,
     check_number,
-    count_or_fraction,
     forget_fit,
+    leaf_size,
     numpy_rng,
     resolve_max_features,
+    stopping_rules,
 )
 from treelib.finders import Finder, check_splitter
-from treelib.growth import StoppingRules, grow, without_zero_weights
+from treelib.growth import grow, without_zero_weights
+from treelib.options import check
 from treelib.validation import check_target_range
 
 
@@ -88,11 +90,13 @@ class BaseForest(BaseEstimator):
 
     def _validate_fit(self, X, y, sample_weight, **options):
         forget_fit(self)
-        X, y = validate_data(self, X, y, dtype=np.float32, ensure_all_finite=self._finite(),
+        # NaN passes to the options' check (treelib.options), which refuses it with its
+        # reason where the splitter cannot place it
+        X, y = validate_data(self, X, y, dtype=np.float32, ensure_all_finite="allow-nan",
                              **options)
         return X, y, checked_sample_weight(sample_weight, len(y))
 
-    def _settings(self, X):
+    def _settings(self, X, sample_weight=None):
         """Everything one tree needs, checked once for the whole forest."""
         n_samples, n_features = X.shape
         if self.criterion not in self._criteria:
@@ -112,17 +116,12 @@ class BaseForest(BaseEstimator):
         has_missing = bool(np.isnan(X).any())
         builder = forest_builder(splitter, self.criterion, max_features, n_features,
                                  max_leaf_nodes, has_missing)
-        rules = StoppingRules(
-            max_depth=check_number("max_depth", self.max_depth, integer=True, low=1,
-                                   allow_none=True),
-            min_samples_split=count_or_fraction("min_samples_split", self.min_samples_split,
-                                                n_samples, 2),
-            min_impurity_decrease=check_number("min_impurity_decrease",
-                                               self.min_impurity_decrease, integer=False,
-                                               low=0.0),
-            max_leaf_nodes=max_leaf_nodes)
-        min_samples_leaf = count_or_fraction("min_samples_leaf", self.min_samples_leaf,
-                                             n_samples, 1)
+        check(builder=builder, splitter=splitter, criterion=self.criterion,
+              max_features=max_features if max_features < n_features else None,
+              max_leaf_nodes=max_leaf_nodes, missing=has_missing,
+              sample_weight=sample_weight is not None)
+        rules = stopping_rules(self, n_samples, max_leaf_nodes)
+        min_samples_leaf = leaf_size(self, n_samples)
         return builder, rules, min_samples_leaf, max_features
 
     def _grow(self, X, Y, sample_weight):
@@ -130,7 +129,7 @@ class BaseForest(BaseEstimator):
         attributes.  O(n_estimators) trees, each at the cost of its grower."""
         n_samples, n_features = X.shape
         n_estimators = check_number("n_estimators", self.n_estimators, integer=True, low=1)
-        builder, rules, min_samples_leaf, max_features = self._settings(X)
+        builder, rules, min_samples_leaf, max_features = self._settings(X, sample_weight)
         n_bootstrap = (bootstrap_size(n_samples, self.max_samples, sample_weight)
                        if self.bootstrap else None)
         seeds = check_random_state(self.random_state).randint(MAX_INT, size=n_estimators)

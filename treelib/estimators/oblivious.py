@@ -12,6 +12,7 @@ from treelib.estimators.params import STRICTER, check_number, forget_fit
 from treelib.finders import Finder
 from treelib.growth import StoppingRules, without_zero_weights
 from treelib.growth.oblivious import MAX_OBLIVIOUS_DEPTH, grow_oblivious
+from treelib.options import check
 from treelib.validation import check_target_range
 
 #: The criteria an oblivious tree sums over a level (gains from sums, no empty side).
@@ -39,6 +40,8 @@ class BaseObliviousTree(BaseEstimator):
         if self.criterion not in self._criteria:
             raise ValueError(f"criterion must be one of {list(self._criteria)}; "
                              f"got {self.criterion!r}")
+        # (one histogram search shared by a level, every feature: nothing here can clash)
+        check(splitter="hist", criterion=self.criterion, sample_weight=weights is not None)
         rules = StoppingRules(
             max_depth=check_number("max_depth", self.max_depth, integer=True, low=1,
                                    high=MAX_OBLIVIOUS_DEPTH),

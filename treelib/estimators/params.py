@@ -7,6 +7,8 @@ import numbers
 import numpy as np
 
 from treelib.binning import check_max_bins
+from treelib.growth import StoppingRules
+from treelib.options import check
 
 #: What the trees and forests refuse that scikit-learn's accept, and why (docstrings).
 STRICTER = """
@@ -62,6 +64,27 @@ def resolve_max_features(max_features, n_features):
                      f"None; got {max_features!r}")
 
 
+def stopping_rules(estimator, n_samples, max_leaf_nodes=None):
+    """The ``StoppingRules`` of a tree's or a forest's parameters (``max_depth``,
+    ``min_samples_split``, ``min_impurity_decrease``; ``max_leaf_nodes`` checked by the
+    caller), each checked with a ValueError that names it.  O(1)."""
+    return StoppingRules(
+        max_depth=check_number("max_depth", estimator.max_depth, integer=True, low=1,
+                               allow_none=True),
+        min_samples_split=count_or_fraction("min_samples_split", estimator.min_samples_split,
+                                            n_samples, 2),
+        min_impurity_decrease=check_number("min_impurity_decrease",
+                                           estimator.min_impurity_decrease, integer=False,
+                                           low=0.0),
+        max_leaf_nodes=max_leaf_nodes)
+
+
+def leaf_size(estimator, n_samples):
+    """``min_samples_leaf`` of a tree's or a forest's parameters as a number of samples
+    (an int, or a fraction of ``n_samples`` rounded up), checked.  O(1)."""
+    return count_or_fraction("min_samples_leaf", estimator.min_samples_leaf, n_samples, 1)
+
+
 def forget_fit(estimator):
     """Remove the attributes a previous ``fit`` set (names ending in ``_``), so that a
     refit with other parameters leaves none of them behind."""
@@ -111,6 +134,41 @@ def check_boosting_parameters(model, samplings):
     if model.top_rate + model.other_rate > 1.0:
         raise ValueError("top_rate + other_rate must be at most 1; got "
                          f"{model.top_rate + model.other_rate}")
+
+
+#: The options of ``histogram_sums``.
+HISTOGRAM_SUMS = ("float", "fixed_point")
+
+
+def check_histogram_sums(value):
+    """``value`` if it is an option of ``histogram_sums``, else a ValueError.  O(1)."""
+    if not isinstance(value, str) or value not in HISTOGRAM_SUMS:
+        raise ValueError(f"histogram_sums must be one of {list(HISTOGRAM_SUMS)}; got "
+                         f"{value!r}")
+    return value
+
+
+#: ``early_stopping="auto"`` enables it above this many samples (scikit-learn's rule).
+AUTO_EARLY_STOPPING_SAMPLES = 10_000
+#: Options of ``sampling``.
+SAMPLINGS = (None, "goss")
+
+
+def check_boosting_options(model, n_rows, *, classes=None, weighted=False, categorical=False,
+                           missing=False):
+    """Check the parameters of the HistGradientBoosting estimator ``model`` fitted on
+    ``n_rows`` rows, each value, then which combine (``treelib.options.check``, as
+    ``criterion="newton"``, with the number of ``classes`` (None: a regressor), whether
+    sample weights are given and X has ``categorical`` features or ``missing`` values),
+    each with a ValueError that names it; sets ``do_early_stopping_``.  O(1)."""
+    check_boosting_parameters(model, SAMPLINGS)
+    sums = check_histogram_sums(model.histogram_sums)
+    model.do_early_stopping_ = (n_rows > AUTO_EARLY_STOPPING_SAMPLES
+                                if model.early_stopping == "auto" else model.early_stopping)
+    check(criterion="newton", builder="best_first", splitter="hist", histogram_sums=sums,
+          early_stopping=model.do_early_stopping_, learning_rate=model.learning_rate,
+          sampling=model.sampling, classes=classes, sample_weight=weighted,
+          categorical=categorical, missing=missing)
 
 
 def validation_split(X, y, weights, fraction, stratify, seed):

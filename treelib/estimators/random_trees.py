@@ -11,6 +11,7 @@ from treelib.criteria import one_hot
 from treelib.estimators.params import check_number, forget_fit
 from treelib.finders import Finder
 from treelib.growth import StoppingRules, grow
+from treelib.options import check
 
 
 class BaseRandomDecisionTrees(BaseEstimator):
@@ -31,6 +32,7 @@ class BaseRandomDecisionTrees(BaseEstimator):
     _criterion = None
 
     def _grow(self, X, Y):
+        check(builder="level_wise", splitter="random_tree", criterion=self._criterion)
         n_estimators = check_number("n_estimators", self.n_estimators, integer=True, low=1)
         max_depth = check_number("max_depth", self.max_depth, integer=True, low=1,
                                  allow_none=True)

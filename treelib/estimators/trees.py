@@ -6,6 +6,8 @@ scikit-learn's trees), and X is kept as float32 as scikit-learn's trees keep it;
 algorithms below (``treelib.finders``, ``treelib.growth``) trust what they receive.
 """
 
+from typing import NamedTuple
+
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.utils.multiclass import check_classification_targets
@@ -18,29 +20,73 @@ from treelib.criteria import (
     one_hot,
 )
 from treelib.estimators.encoding import categorical_mask, encode_categories, fit_categories
-from treelib.estimators.fixed_point import (
-    check_fixed_point_tree,
-    check_histogram_sums,
-    fit_fixed_point_tree,
-    unsupported,
-)
+from treelib.estimators.fixed_point import fit_fixed_point_tree
 from treelib.estimators.params import (
     STRICTER,
+    check_histogram_sums,
     check_number,
-    count_or_fraction,
     forget_fit,
+    leaf_size,
     numpy_rng,
     resolve_max_features,
+    stopping_rules,
 )
-from treelib.finders import Finder
+from treelib.finders import Finder, check_splitter
 from treelib.finders.categorical import STRATEGIES, Categories
-from treelib.growth import StoppingRules, check_builder, grow, without_zero_weights
+from treelib.growth import check_builder, grow, without_zero_weights
 from treelib.growth.row_parts import LocalParts, RowPart
 from treelib.growth.threads import check_n_jobs
+from treelib.options import check
 from treelib.validation import check_sample_weight, check_target_range
 
 #: The splitters that accept missing values (NaN) in X.
 MISSING_VALUE_SPLITTERS = ("cumsum", "hist")
+
+
+class TreeSettings(NamedTuple):
+    """A tree's checked parameters: the growth order, ``max_leaf_nodes``, ``max_features``
+    as a number of features (None: all), ``n_jobs`` and ``histogram_sums``."""
+
+    builder: str
+    max_leaf_nodes: int
+    max_features: int
+    n_jobs: int
+    histogram_sums: str
+
+
+def has_missing(X, weights=None):
+    """Whether X has NaN in a row that takes part (of positive weight).  O(n f)."""
+    return bool(np.isnan(X if weights is None else X[weights > 0]).any())
+
+
+def tree_settings(tree, n_features, *, categorical=False, missing=False, weighted=False):
+    """``TreeSettings`` of a ``DecisionTreeRegressor``/``Classifier``'s parameters on
+    ``n_features`` features: each value checked, then the options together
+    (``treelib.options.check``, with whether X has ``categorical`` features and
+    ``missing`` values and whether sample weights are given), each with a ValueError
+    that names what is wrong.  ``builder=None`` is "level_wise" with fixed-point sums,
+    else "best_first" with ``max_leaf_nodes``, else "depth_first".  O(1)."""
+    if tree.criterion not in tree._criteria:
+        raise ValueError(f"criterion must be one of {list(tree._criteria)}; "
+                         f"got {tree.criterion!r}")
+    check_splitter(tree.splitter)
+    sums = check_histogram_sums(getattr(tree, "histogram_sums", "float"))
+    max_leaf_nodes = check_number("max_leaf_nodes", tree.max_leaf_nodes, integer=True,
+                                  low=2, allow_none=True)
+    default = ("level_wise" if sums == "fixed_point" else
+               "best_first" if max_leaf_nodes is not None else "depth_first")
+    builder = check_builder(tree.builder or default)
+    max_features = resolve_max_features(tree.max_features, n_features)
+    if max_features is not None and max_features >= n_features:
+        max_features = None
+    n_jobs = check_n_jobs(tree.n_jobs)
+    if tree.categorical_splitter not in STRATEGIES:       # (even with no category)
+        raise ValueError(f"categorical_splitter must be one of {list(STRATEGIES)}; "
+                         f"got {tree.categorical_splitter!r}")
+    check(builder=builder, splitter=tree.splitter, criterion=tree.criterion,
+          max_features=max_features, max_leaf_nodes=max_leaf_nodes, categorical=categorical,
+          missing=missing, sample_weight=weighted, n_jobs=tree.n_jobs, histogram_sums=sums)
+    return TreeSettings(builder, max_leaf_nodes, max_features, n_jobs, sums)
 
 
 class BaseDecisionTree(BaseEstimator):
@@ -87,10 +133,10 @@ class BaseDecisionTree(BaseEstimator):
         self.is_categorical_ = categorical_mask(self.categorical_features, X, n_features)
         self.categories_ = fit_categories(X, self.is_categorical_)
         X = encode_categories(X, self.categories_)
-        # NaN passes to the grower when the splitter places it (level-wise growth then
-        # refuses it with its reason); predict refuses it wherever fit cannot place it
-        finite = "allow-nan" if self.splitter in MISSING_VALUE_SPLITTERS else True
-        X, y = validate_data(self, X, y, dtype=np.float32, ensure_all_finite=finite,
+        # NaN passes to the options' check (treelib.options), which refuses it, with its
+        # reason, where the splitter or the growth cannot place it; predict refuses it
+        # wherever fit cannot place it
+        X, y = validate_data(self, X, y, dtype=np.float32, ensure_all_finite="allow-nan",
                              **options)
         weights = None if sample_weight is None else check_sample_weight(sample_weight,
                                                                            len(y))
@@ -99,67 +145,38 @@ class BaseDecisionTree(BaseEstimator):
     def _finite(self):
         return "allow-nan" if self._allows_nan() else True
 
-    def _grow(self, X, Y, weights=None):
-        """Grow ``tree_`` on X (float32) and targets Y; set the fitted attributes.
+    def _settings(self, X, weights):
+        """The parameters checked (each value, then which combine: ``treelib.options``),
+        on X (float32) and the sample weights (or None).  O(n f) (the NaN search)."""
+        return tree_settings(self, X.shape[1], categorical=self.is_categorical_.any(),
+                             missing=has_missing(X, weights), weighted=weights is not None)
+
+    def _grow(self, X, Y, weights, settings):
+        """Grow ``tree_`` on X (float32) and targets Y with the checked ``settings``; set
+        the fitted attributes.
 
         The finder prepares the data it searches (``splitter="hist"`` bins the features
         once, and the tree is grown on the bin codes), and the grower named by
         ``builder`` grows the tree with it.
         """
         n_samples, n_features = X.shape
-        if self.criterion not in self._criteria:
-            raise ValueError(f"criterion must be one of {list(self._criteria)}; "
-                             f"got {self.criterion!r}")
-        max_leaf_nodes = check_number("max_leaf_nodes", self.max_leaf_nodes, integer=True,
-                                      low=2, allow_none=True)
-        builder = check_builder(self.builder or ("best_first" if max_leaf_nodes is not None
-                                                 else "depth_first"))
-        max_features = resolve_max_features(self.max_features, n_features)
-        n_jobs = check_n_jobs(self.n_jobs)
-        if self.n_jobs not in (None, 1) and builder != "level_wise":
-            raise ValueError(f"n_jobs={self.n_jobs!r} divides a level's search among "
-                             f"threads: it needs builder='level_wise', got {builder!r}")
-        if self.categorical_splitter not in STRATEGIES:       # (even with no category)
-            raise ValueError(f"categorical_splitter must be one of {list(STRATEGIES)}; "
-                             f"got {self.categorical_splitter!r}")
         categories = None
         if self.is_categorical_.any():
             counts = np.array([-1 if c is None else len(c) for c in self.categories_])
             categories = Categories(counts, self.categorical_splitter)
         finder = Finder(self.splitter, self.criterion,
-                        min_samples_leaf=self._min_samples_leaf(n_samples),
-                        max_features=max_features, rng=numpy_rng(self.random_state),
+                        min_samples_leaf=leaf_size(self, n_samples),
+                        max_features=settings.max_features, rng=numpy_rng(self.random_state),
                         max_bins=self.max_bins, categories=categories)
-        rules = self._stopping_rules(n_samples, max_leaf_nodes)
+        rules = stopping_rules(self, n_samples, settings.max_leaf_nodes)
         X, Y, weights = without_zero_weights(X, Y, weights)   # (before binning too)
-        if self.criterion == "absolute_error" and np.isnan(X).any():
-            raise ValueError(
-                "criterion='absolute_error' does not handle missing values, and X contains "
-                "NaN: missing values are handled by splitter 'cumsum' or 'hist' with "
-                "criterion 'squared_error' or 'poisson' (scikit-learn's trees also take "
-                "them with 'absolute_error'); impute X or choose another criterion")
-        self.tree_ = grow(builder, finder.prepare(X), Y, finder, rules, weights=weights,
-                          n_jobs=n_jobs)
+        self.tree_ = grow(settings.builder, finder.prepare(X), Y, finder, rules,
+                          weights=weights, n_jobs=settings.n_jobs)
         if finder.bin_thresholds is not None:
             self.bin_thresholds_ = finder.bin_thresholds
-        self.max_features_ = max_features or n_features
+        self.max_features_ = settings.max_features or n_features
         self.feature_importances_ = self.tree_.feature_importances(n_features)
         return self
-
-    def _min_samples_leaf(self, n_samples):
-        return count_or_fraction("min_samples_leaf", self.min_samples_leaf, n_samples, 1)
-
-    def _stopping_rules(self, n_samples, max_leaf_nodes=None):
-        """The ``StoppingRules`` of the parameters, checked."""
-        return StoppingRules(
-            max_depth=check_number("max_depth", self.max_depth, integer=True, low=1,
-                                   allow_none=True),
-            min_samples_split=count_or_fraction("min_samples_split", self.min_samples_split,
-                                                n_samples, 2),
-            min_impurity_decrease=check_number("min_impurity_decrease",
-                                               self.min_impurity_decrease, integer=False,
-                                               low=0.0),
-            max_leaf_nodes=max_leaf_nodes)
 
     def _validate_X_predict(self, X):
         check_is_fitted(self)
@@ -304,17 +321,12 @@ class DecisionTreeRegressor(RegressorMixin, BaseDecisionTree):
         ``sample_weight`` (default: 1)."""
         X, y, weights = self._validate_fit(X, y, sample_weight, y_numeric=True)
         y = check_target_range(np.asarray(y, dtype=np.float64))
-        if check_histogram_sums(self.histogram_sums) == "fixed_point":
-            if weights is not None:
-                unsupported("sample_weight")
-            if self.n_jobs not in (None, 1):
-                unsupported(f"n_jobs={self.n_jobs!r}", "histogram_sums='fixed_point' searches "
-                            "with one thread")
-            check_fixed_point_tree(self, X.shape[1])
+        settings = self._settings(X, weights)
+        if settings.histogram_sums == "fixed_point":
             return fit_fixed_point_tree(self, LocalParts([RowPart(X, y)]), X.shape[1])
         if self.criterion == "poisson":
             check_poisson_targets(y)
-        return self._grow(X, y[:, None], weights)
+        return self._grow(X, y[:, None], weights, settings)
 
     def predict(self, X):
         """The prediction (mean, or median) of the leaf each row of ``X`` falls into."""
@@ -357,9 +369,10 @@ class DecisionTreeClassifier(ClassifierMixin, BaseDecisionTree):
         ``sample_weight`` (default: 1)."""
         X, y, weights = self._validate_fit(X, y, sample_weight)
         check_classification_targets(y)
+        settings = self._settings(X, weights)
         self.classes_, codes = np.unique(y, return_inverse=True)
         self.n_classes_ = len(self.classes_)
-        return self._grow(X, one_hot(codes, self.n_classes_), weights)
+        return self._grow(X, one_hot(codes, self.n_classes_), weights, settings)
 
     def predict_proba(self, X):
         """Class proportions of the leaf each row of ``X`` falls into, (n, n_classes)."""

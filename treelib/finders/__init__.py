@@ -89,10 +89,9 @@ class Finder:
                  rng=None, max_bins=255, categories=None):
         self.splitter = splitter if splitter == RANDOM_TREE else check_splitter(splitter)
         self.criterion = check_criterion(criterion)
-        if criterion == "absolute_error" and splitter in ("hist", "random"):
-            raise ValueError(f"criterion='absolute_error' needs running medians, which "
-                             f"splitter={splitter!r} does not keep (its gains come from "
-                             "sums); use splitter 'naive', 'scan' or 'cumsum'")
+        from treelib.options import check  # which options combine: one table
+
+        check(splitter=splitter, criterion=criterion, categorical=categories is not None)
         self.min_samples_leaf = check_min_samples_leaf(min_samples_leaf)
         self.max_features = max_features
         self.max_bins = check_max_bins(max_bins)
@@ -101,9 +100,6 @@ class Finder:
                              "draws at random: give rng, a numpy.random.Generator")
         self.rng = rng
         self.categories = categories
-        if categories is not None and splitter not in ("naive", "scan", "cumsum", "hist"):
-            raise ValueError(f"splitter={splitter!r} does not split categorical features; "
-                             "use 'cumsum' or 'hist'")
         self.bin_thresholds, self.missing = None, False
 
     def prepare(self, X):

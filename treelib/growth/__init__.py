@@ -40,7 +40,6 @@ depend on the order (no ``max_leaf_nodes``); they number its nodes differently.
 
 import numpy as np
 
-from treelib.gains import SUM_CRITERIA
 from treelib.growth.best_first import grow_best_first
 from treelib.growth.boosting import goss_sample
 from treelib.growth.boosting_grower import BoostingRules, grow_boosting_tree
@@ -60,29 +59,19 @@ def grow_level_wise(data, Y, finder, rules, counter=None, weights=None, *, n_job
     ``"hist"`` (``treelib.growth.level_wise_hist``; ``subtract=False`` counts every
     histogram), every feature of every node, in ``n_jobs`` threads; or a random decision
     tree for ``"random_tree"`` (``treelib.growth.random_trees``)."""
+    from treelib.options import check  # which options combine: one table
+
     n_jobs = check_n_jobs(n_jobs)
+    some = finder.max_features is not None and finder.max_features < data.shape[1]
+    check(builder="level_wise", splitter=finder.splitter, criterion=finder.criterion,
+          max_features=finder.max_features if some else None,
+          max_leaf_nodes=rules.max_leaf_nodes, categorical=finder.categories is not None)
     if finder.splitter == "random_tree":
         return grow_random_tree(data, Y, finder, rules, counter, weights)
-    if finder.max_features is not None and finder.max_features < data.shape[1]:
-        raise ValueError("level-wise growth searches every feature of every node: it "
-                         "needs max_features=None")
-    if rules.max_leaf_nodes is not None:
-        raise ValueError("max_leaf_nodes needs best-first growth (the most useful leaves "
-                         "first); level-wise growth cannot stop at a number of leaves")
-    if finder.categories is not None:
-        raise ValueError("level-wise growth does not split categorical features; grow the "
-                         "tree with builder='depth_first' or 'best_first'")
-    if finder.criterion not in SUM_CRITERIA:
-        raise ValueError(f"level-wise growth scores cuts from sums; criterion="
-                         f"{finder.criterion!r} needs a per-node grower (builder="
-                         "'depth_first' or 'best_first')")
     if finder.splitter == "cumsum":
         return grow_level_wise_exact(data, Y, finder, rules, counter, weights, n_jobs=n_jobs)
-    if finder.splitter == "hist":
-        return grow_level_wise_hist(data, Y, finder, rules, counter, weights, n_jobs=n_jobs,
-                                    subtract=bool(subtract))
-    raise ValueError(f"level-wise growth scans whole levels with its own vectorized "
-                     f"search: it needs splitter 'cumsum' or 'hist'; got {finder.splitter!r}")
+    return grow_level_wise_hist(data, Y, finder, rules, counter, weights, n_jobs=n_jobs,
+                                subtract=bool(subtract))
 
 
 def _per_node(grower):
