@@ -33,7 +33,7 @@ help:
 	@echo "make book    execute every notebook and render the HTML book into _build/html"
 	@echo "make test    lint + unit tests + nbval (emulated other CPU) + strict HTML build"
 	@echo "make lint    ruff and import-linter only"
-	@echo "make quick   unit tests without those marked slow"
+	@echo "make quick   the quick tier: no slow tests, few hypothesis examples (< 1 min)"
 	@echo "make lab     open the notebooks in JupyterLab"
 	@echo "make teacher-book   the book without the exercises' solutions"
 	@echo "make bench   rerun the full timing benchmark (about 20 minutes)"
@@ -65,10 +65,13 @@ lint: venv
 	$(BIN)/lint-imports --no-cache
 
 unit: venv
-	$(BIN)/python -m pytest -n $(JOBS) tests
+	$(BIN)/python -m pytest -n $(JOBS) --hypothesis-profile=ci tests
 
+# The quick tier (under a minute on 2 cores): the slow families of tests/conftest.py left
+# out, each hypothesis test at most 10 examples, derandomized (the "dev" profile).
 quick: venv
-	$(BIN)/python -m pytest -n $(JOBS) -m "not slow" tests
+	$(BIN)/python -m pytest -n $(JOBS) -m "not slow" --hypothesis-profile=dev \
+		-p no:cacheprovider tests
 
 # Each notebook executed once, on the emulated CPU, its outputs compared with the
 # committed ones; with it, the checks that committed benchmark files are consistent.
