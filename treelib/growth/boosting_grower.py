@@ -43,11 +43,17 @@ O(n_node) to split one.
 
 import dataclasses
 import heapq
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
 
-from treelib.growth.boosting_histograms import NodeSums, best_splits, count_histograms
+from treelib.growth.boosting_histograms import (
+    BinnedData,
+    NodeSums,
+    best_splits,
+    count_histograms,
+)
 from treelib.split import MISSING_BIN
 from treelib.tree import LEFT, RIGHT, TreeRecorder
 
@@ -69,6 +75,119 @@ class BoostingRules:
     l2_regularization: float = 0.0
 
 
+class Node(NamedTuple):
+    """A node of a growing tree: its ``id``, its increasing ``rows`` (of the sample
+    grown on), their sums of gradients ``G`` and hessians ``H``, and ``A`` their sum of
+    |g| (an upper bound of it for a subtracted node), for the rounding bounds."""
+
+    id: int
+    rows: np.ndarray
+    G: float
+    H: float
+    A: float
+
+
+@dataclass
+class TreeGrowth:
+    """One tree of gradient boosting while it grows best first: the ``BinnedData``, the
+    float64 gradients ``g`` and hessians ``h`` (None: all 1) of every row, ``abs_g``, the
+    tree's largest |g / h| ``scale``, the rules, ``shrinkage``, the ``counter``, the
+    ``record`` of its nodes and splits, its ``leaves`` {id: rows}, the rows that only
+    follow the splits ``others`` {id: rows} (outside a GOSS sample), and the ``heap`` of
+    the searched nodes that can split, keyed by their gain."""
+
+    data: BinnedData
+    g: np.ndarray
+    h: np.ndarray | None
+    abs_g: np.ndarray
+    scale: float
+    rules: BoostingRules
+    shrinkage: float
+    counter: object
+    record: "GrowthRecord" = None
+    leaves: dict = field(default_factory=dict)
+    others: dict = field(default_factory=dict)
+    heap: list = field(default_factory=list)
+    created: int = 0
+
+    def search(self, depth, nodes, batch, roots):
+        """Search ``nodes`` (``Node`` s) with their histograms ``batch`` (``roots``: per
+        node, whether it is searched as scikit-learn's root); push the ones that split on
+        the heap.  O(m f B) for m nodes."""
+        if self.counter is not None:
+            self.counter.searched(depth, len(nodes), sum(len(node.rows) for node in nodes))
+        sums = NodeSums(*([node[k] for node in nodes] for k in (2, 3)),
+                        [len(node.rows) for node in nodes], [node.A for node in nodes],
+                        self.scale)
+        for k, found in enumerate(best_splits(batch, sums, self.data, self.rules, roots)):
+            if found is not None:
+                heapq.heappush(self.heap, (-found.gain, self.created, nodes[k], depth,
+                                           batch if len(nodes) == 1 else batch.take(k), found))
+                self.created += 1
+
+    def split(self, node, found):
+        """Split ``node`` as ``found`` (a ``FoundSplit``) says, its rows and the rows that
+        follow it; returns the two children's ``(G, H, rows)`` and ids.  O(n_node)."""
+        data, (_, feature, cut, n_left, GL, HL, order) = self.data, found
+        goes_left, missing_left, categories = split_rows(data, node.rows, feature, cut,
+                                                         order, n_left)
+        left, right = node.rows[goes_left], node.rows[~goes_left]
+        sides = [(GL, HL, left), (node.G - GL, node.H - HL, right)]
+        ids = self.record.split(node.id, feature, cut % (data.width - 1), missing_left,
+                                categories, sides, self.shrinkage)
+        del self.leaves[node.id]
+        self.leaves.update(zip(ids, (left, right)))
+        passive = self.others.pop(node.id)
+        if len(passive):
+            passive_left = split_rows(data, passive, feature, cut, order, n_left)[0]
+            passive = (passive[passive_left], passive[~passive_left])
+        else:
+            passive = (passive, passive)
+        self.others.update(zip(ids, passive))
+        return sides, ids
+
+    def search_children(self, depth, node, node_hist, sides, ids):
+        """Search the children of ``node`` (``sides`` and ``ids`` from ``split``) that
+        hold ``2 min_samples_leaf`` samples: the smaller child's histograms counted, the
+        larger one's its parent's minus them.  O(f n_small + f B)."""
+        splittable = [c for c in (0, 1) if len(sides[c][2]) >= 2 * self.rules.min_samples_leaf]
+        if not splittable:
+            return
+        small = 0 if len(sides[0][2]) < len(sides[1][2]) else 1   # scikit-learn: right on a tie
+        small_rows = sides[small][2]
+        pair = [count_histograms(self.data, small_rows, self.g, self.h, sides[small][:2])] * 2
+        pair[1 - small] = node_hist - pair[small]
+        a_sides = [float(self.abs_g[small_rows].sum())] * 2   # sum |g|, for rounding bounds
+        a_sides[1 - small] = max(node.A - a_sides[small], 0.0) * (1 + 1e-12)
+        if self.counter is not None:
+            self.counter.histogram_pairs += len(small_rows) * self.data.n_features
+            self.counter.subtracted_histograms += 1
+        nodes = [Node(ids[c], sides[c][2], sides[c][0], sides[c][1], a_sides[c])
+                 for c in splittable]
+        batch = pair[splittable[0]] if len(nodes) == 1 else pair[0].stack(pair[1])
+        self.search(depth + 1, nodes, batch, [False] * len(nodes))
+
+    def grow(self):
+        """Split the best leaf on the heap, and search its children, until the heap is
+        empty or the tree has ``max_leaf_nodes`` leaves.  O(f n) per level of the tree."""
+        rules = self.rules
+        while self.heap:
+            _, _, node, depth, node_hist, found = heapq.heappop(self.heap)
+            sides, ids = self.split(node, found)
+            if rules.max_leaf_nodes is not None and len(self.leaves) >= rules.max_leaf_nodes:
+                break                              # (no histograms for the last children)
+            if rules.max_depth is None or depth + 1 < rules.max_depth:
+                self.search_children(depth, node, node_hist, sides, ids)
+
+    def node_of(self):
+        """The leaf every row ends in (the rows grown on and those that followed)."""
+        node_of = np.empty(self.data.n_samples, dtype=np.intp)
+        for node, rows in self.leaves.items():
+            node_of[rows] = node
+            node_of[self.others[node]] = node
+        return node_of
+
+
 def grow_boosting_tree(data, g, h=None, rules=BoostingRules(), shrinkage=1.0, samples=None,
                        counter=None):
     """Grow one tree of gradient boosting on ``data`` (a ``BinnedData``).
@@ -81,82 +200,31 @@ def grow_boosting_tree(data, g, h=None, rules=BoostingRules(), shrinkage=1.0, sa
     times ``shrinkage`` (the root's 0 if it is a leaf), and the leaf every row ends in
     (the rows outside ``samples`` take no part in the histograms; they follow the splits
     to their leaves).  Node ids: the root 0, the k-th split's children 2k + 1 and 2k + 2.
+    O(f n) for the root, then see the module docstring.
     """
     every_row = samples is None
     samples = np.arange(data.n_samples) if every_row else np.asarray(samples, np.intp)
-    l2, msl = rules.l2_regularization, rules.min_samples_leaf
     g = np.asarray(g, dtype=np.float64)                 # float32 values added in float64
     h = None if h is None else np.asarray(h, dtype=np.float64)
     abs_g = np.abs(g)
     scale = (abs_g[samples] / (1.0 if h is None else np.maximum(h[samples], 1e-300))).max(
         initial=0.0)
+    growth = TreeGrowth(data, g, h, abs_g, scale, rules, shrinkage, counter)
     hist = count_histograms(data, None if every_row else samples, g, h)
     G = sklearn_sum(hist.g[0, 0], int(data.n_bins[0]), data.missing_column)
     H = float(len(samples)) if h is None else sklearn_sum(hist.h[0, 0], int(data.n_bins[0]),
                                                           data.missing_column)
-    record = GrowthRecord(G, H, len(samples), l2)
-    leaves, heap, created = {0: samples}, [], 0
+    growth.record = GrowthRecord(G, H, len(samples), rules.l2_regularization)
+    growth.leaves[0] = samples
     outside = np.ones(data.n_samples, dtype=bool)
     outside[samples] = False
-    others = {0: np.flatnonzero(outside)}                 # rows that only follow the splits
-
-    def search(depth, nodes, batch, roots):
-        """Search ``nodes`` [(id, rows, G, H, sum |g|)] with histograms ``batch``; push
-        the ones that split on the heap, keyed by their gain."""
-        nonlocal created
-        if counter is not None:
-            counter.searched(depth, len(nodes), sum(len(node[1]) for node in nodes))
-        sums = NodeSums(*([node[k] for node in nodes] for k in (2, 3)),
-                        [len(node[1]) for node in nodes], [node[4] for node in nodes], scale)
-        for k, found in enumerate(best_splits(batch, sums, data, rules, roots)):
-            if found is not None:
-                heapq.heappush(heap, (-found[0], created, nodes[k], depth,
-                                      batch if len(nodes) == 1 else batch.take(k), found))
-                created += 1
-
+    growth.others[0] = np.flatnonzero(outside)          # rows that only follow the splits
     if counter is not None:
         counter.histogram_pairs += len(samples) * data.n_features
-    if len(samples) >= 2 * msl and H >= rules.min_hessian_to_split:
-        search(0, [(0, samples, G, H, float(abs_g[samples].sum()))], hist, [True])
-    while heap:
-        _, _, (node, rows, G, H, A), depth, node_hist, found = heapq.heappop(heap)
-        _, feature, cut, n_left, GL, HL, order = found
-        goes_left, missing_left, categories = split_rows(data, rows, feature, cut, order,
-                                                         n_left)
-        left, right = rows[goes_left], rows[~goes_left]
-        sides = [(GL, HL, left), (G - GL, H - HL, right)]
-        ids = record.split(node, feature, cut % (data.width - 1), missing_left, categories,
-                           sides, shrinkage)
-        del leaves[node]
-        leaves.update(zip(ids, (left, right)))
-        passive = others.pop(node)
-        passive_left = split_rows(data, passive, feature, cut, order, n_left)[0]
-        others.update(zip(ids, (passive[passive_left], passive[~passive_left])))
-        if rules.max_leaf_nodes is not None and len(leaves) >= rules.max_leaf_nodes:
-            break                                  # (no histograms for the last children)
-        if rules.max_depth is not None and depth + 1 >= rules.max_depth:
-            continue
-        splittable = [c for c in (0, 1) if len(sides[c][2]) >= 2 * msl]
-        if not splittable:
-            continue
-        small = 0 if len(left) < len(right) else 1       # scikit-learn: right on a tie
-        small_rows = sides[small][2]
-        pair = [count_histograms(data, small_rows, g, h, sides[small][:2])] * 2
-        pair[1 - small] = node_hist - pair[small]
-        a_sides = [float(abs_g[small_rows].sum())] * 2   # sum |g|, for rounding bounds
-        a_sides[1 - small] = max(A - a_sides[small], 0.0) * (1 + 1e-12)
-        if counter is not None:
-            counter.histogram_pairs += len(small_rows) * data.n_features
-            counter.subtracted_histograms += 1
-        nodes = [(ids[c], sides[c][2], sides[c][0], sides[c][1], a_sides[c])
-                 for c in splittable]
-        batch = pair[splittable[0]] if len(nodes) == 1 else pair[0].stack(pair[1])
-        search(depth + 1, nodes, batch, [False] * len(nodes))
-    node_of = np.empty(data.n_samples, dtype=np.intp)
-    for node, rows in leaves.items():
-        node_of[rows] = node
-        node_of[others[node]] = node
-    return record.finish(), node_of
+    if len(samples) >= 2 * rules.min_samples_leaf and H >= rules.min_hessian_to_split:
+        growth.search(0, [Node(0, samples, G, H, float(abs_g[samples].sum()))], hist, [True])
+    growth.grow()
+    return growth.record.finish(), growth.node_of()
 
 
 def sklearn_sum(row, n_bins, missing_column):

@@ -9,8 +9,9 @@ of its samples and their number; a cumulative sum over the bins gives the left c
     G_L^2 / (H_L + l2) + G_R^2 / (H_R + l2) - G^2 / (H + l2)
 
 scores them all at once: chapter 2's variance-to-sum identity with sums of gradients
-weighted by hessians.  The best cut is chosen by treelib's one tie rule
-(``treelib.split.best_cut``): cuts whose gains are equal up to their rounding bounds are
+weighted by hessians.  The cuts are ``treelib.split.Candidates``, the search protocol
+every grower shares, and the best is chosen by treelib's one tie rule
+(``treelib.split.tie_winners``): cuts whose gains are equal up to their rounding bounds are
 tied, and the lowest feature, then the lowest cut, wins.
 
 Costs: O(f n) to count a node of n samples (one ``np.bincount`` per statistic over all
@@ -18,11 +19,14 @@ its (sample, feature) pairs), O(f B) to subtract two histograms and to score a n
 cuts, for f features and B bins.
 """
 
+import functools
+from typing import NamedTuple
+
 import numpy as np
 
 from treelib.finders.categorical import category_order
 from treelib.gains import EPS, gain_from_sums, gain_rounding_bound
-from treelib.split import MISSING_BIN, best_cut
+from treelib.split import MISSING_BIN, Candidates, tie_winners
 
 #: A feature whose most frequent bin holds at least this share of the rows is counted
 #: sparsely (``BinnedData``).
@@ -113,13 +117,15 @@ def count_histograms(data, samples, g, h=None, totals=None):
     every_row = samples is None
     rows = np.arange(data.n_samples) if every_row else samples
     keys = [(data.dense_keys if every_row else np.take(data.dense_keys, rows, axis=1)).ravel()]
-    entries = slice(None) if every_row else segments(data.row_ptr, rows)
+    all_entries = every_row or not len(data.entry_keys)   # (no sparse values at all)
+    entries = slice(None) if all_entries else segments(data.row_ptr, rows)
     keys.append(data.entry_keys[entries])
     keys = np.concatenate(keys) if len(keys[1]) else keys[0]
     entry_rows = data.entry_rows[entries]
 
     def per_bin(weights, total):
-        values = np.tile(weights if every_row else weights[rows], n_dense)
+        row_weights = weights if every_row else weights[rows]
+        values = np.broadcast_to(row_weights, (n_dense, len(row_weights))).ravel()  # (tiled)
         if len(entry_rows):
             values = np.concatenate([values, weights[entry_rows]])
         # (astype: without any key, np.bincount returns integers even with weights)
@@ -207,86 +213,150 @@ def candidate_sums(hist, data):
     return (*(np.concatenate([a, b], -1) for a, b in zip((GL, HL, NL), missing_left)), order)
 
 
+class CutSums(NamedTuple):
+    """The left child's sums of every candidate cut of m nodes, as ``candidate_sums``
+    returns them: ``GL``, ``HL``, ``NL`` (m, f, C) and ``order``; ``hessians``: whether
+    ``HL`` holds sums of hessians rather than counts; ``GR``: the right sums of gradients
+    when known more exactly than ``G - GL`` (``treelib.growth.fixed_point_boosting``)."""
+
+    GL: np.ndarray
+    HL: np.ndarray
+    NL: np.ndarray
+    order: np.ndarray | None = None
+    hessians: bool = True
+    GR: np.ndarray | None = None
+
+
+class FoundSplit(NamedTuple):
+    """A node's best split: its Newton ``gain``, ``feature``, ``cut`` (a column of
+    ``candidate_sums``), ``n_left`` samples and sums ``GL``, ``HL`` going left, and the
+    feature's bin ``order`` (categorical features; else None)."""
+
+    gain: float
+    feature: int
+    cut: int
+    n_left: int
+    GL: float
+    HL: float
+    order: np.ndarray | None
+
+
 def best_splits(hist, sums, data, rules, roots):
     """The best split of each of m nodes from their histograms.
 
     ``sums``: the nodes' ``NodeSums``; ``rules``: a ``BoostingRules``.  A cut is a
     candidate when both children keep ``min_samples_leaf`` samples and a sum of hessians
-    of ``min_hessian_to_split``; the best one (``treelib.split.best_cut``'s tie rule)
+    of ``min_hessian_to_split``; the best one (``treelib.split.tie_winners``' rule)
     splits the node if its gain is positive beyond rounding (above its rounding bound:
     a node whose gains are all zero up to rounding, such as a node of equal gradients,
     stays a leaf).  ``roots`` (m,) bool: the nodes searched with scikit-learn's root
     value 0, whose gain is measured without the parent's term ``G^2 / (H + l2)``, so
-    that they split whenever a candidate exists.  Returns, per node, ``(gain, feature,
-    cut, n_left, G_L, H_L, order)`` or None.  O(m f B).
+    that they split whenever a candidate exists.  Returns, per node, a ``FoundSplit``
+    or None.  O(m f B).
     """
-    return choose_splits(*candidate_sums(hist, data), sums, rules, roots,
-                         hist.h is not None)
+    cuts = CutSums(*candidate_sums(hist, data), hessians=hist.h is not None)
+    return choose_splits(cuts, sums, rules, roots)
 
 
-def choose_splits(GL, HL, NL, order, sums, rules, roots, hessians, GR=None):
-    """``best_splits`` from the left sums of every candidate cut, ``GL``, ``HL``, ``NL``
-    (m, f, C) and ``order`` as ``candidate_sums`` returns them; ``hessians``: whether
-    ``HL`` holds sums of hessians rather than counts; ``GR``: the right sums of
-    gradients when known more exactly than ``G - GL`` (``treelib.growth
-    .exact_boosting``)."""
-    G, H, N = (v[:, None, None] for v in (sums.G, sums.H, sums.N))
-    msl, min_hessian, l2 = (rules.min_samples_leaf, rules.min_hessian_to_split,
-                            rules.l2_regularization)
-    invalid = (NL < msl) | (NL > N - msl)
-    if hessians or min_hessian > msl:                # (counts of at least msl >= 1 pass)
-        invalid |= (HL < min_hessian) | (H - HL < min_hessian)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        gains = gain_from_sums(GL[..., None], HL, G[..., None], H, "newton", l2,
-                               None if GR is None else GR[..., None])
-        gains[invalid] = -np.inf
-        m, f, n_cuts = gains.shape
-        gains, GL, HL = (a.reshape(m, f * n_cuts) for a in (gains, GL, HL))
-        tops = gains.max(axis=1, initial=-np.inf)
-    results = []
-    for s, top in enumerate(tops.tolist()):
-        if top == -np.inf:
-            results.append(None)
-            continue
-        cap = newton_bound_cap(sums, top, s)
-        contenders = np.flatnonzero(gains[s] >= top - 2 * cap)
-        if len(contenders) == 1 and (roots[s] or top > 2 * cap):
-            i, bound = int(contenders[0]), 0.0        # (positive beyond any bound)
-        else:
-            i, bound = tie_broken_best(gains[s], GL[s], HL[s], contenders, sums, s, l2)
-        if roots[s]:
-            bound = -sums.G[s] ** 2 / (sums.H[s] + l2)
-        if not gains[s, i] > bound:
-            results.append(None)
-            continue
-        feature, cut = divmod(i, n_cuts)
-        results.append((float(gains[s, i]), feature, cut, int(NL[s, feature, cut]),
-                        float(GL[s, i]), float(HL[s, i]),
-                        None if order is None else order[s, feature]))
+def choose_splits(cuts, sums, rules, roots):
+    """``best_splits`` from the left sums of every candidate cut (``CutSums``): their
+    Newton gains as ``treelib.split.Candidates``, the contenders within twice the bound
+    cap of each node's best (``Candidates.contenders``) and the one tie rule among them
+    (``treelib.split.tie_winners``; a node's lone contender wins alone).
+    O(m f C) for C cuts per feature."""
+    gains = newton_gains(cuts, sums, rules)
+    m, l2 = len(gains), rules.l2_regularization
+    candidates = newton_candidates(gains, cuts, sums, l2)
+    node, feature, label, gain, bound = candidates.contenders(np.full(m, -np.inf))
+    winners = range(len(node))
+    if len(node) > np.count_nonzero(np.bincount(node, minlength=m)):  # some node has more
+        order = np.argsort(node, kind="stable")        # by node, then feature, then cut
+        node, feature, label, gain, bound = (a[order] for a in (node, feature, label, gain,
+                                                                bound))
+        first = np.ones(len(node), dtype=bool)
+        first[1:] = node[1:] != node[:-1]
+        winners = tie_winners(gain, bound, np.flatnonzero(first)).tolist()
+    results = [None] * m
+    for i in winners:
+        s, j, cut = int(node[i]), int(feature[i]), int(label[i])
+        limit = -sums.G[s] ** 2 / (sums.H[s] + l2) if roots[s] else float(bound[i])
+        if gain[i] > limit:
+            results[s] = FoundSplit(float(gain[i]), j, cut, int(cuts.NL[s, j, cut]),
+                                    float(cuts.GL[s, j, cut]), float(cuts.HL[s, j, cut]),
+                                    None if cuts.order is None else cuts.order[s, j])
     return results
 
 
-def newton_bound_cap(sums, top, s):
-    """``treelib.gains.bound_cap`` for the Newton gain of node s whose best gain is
-    ``top``: ``4 EPS (top + 2 G^2 / H) + 32 N EPS A scale``, since ``|G_L| / H_L`` is a
-    weighted mean of the node's ``|g / h|``, at most the tree's largest, ``sums.scale``.
-    Only cuts within twice this of a node's best gain can tie with it."""
+def newton_gains(cuts, sums, rules):
+    """The Newton gains (m, f, C) of the cuts of ``CutSums``, -inf where a child keeps
+    fewer than ``min_samples_leaf`` samples or a sum of hessians below
+    ``min_hessian_to_split``.  O(m f C)."""
+    G, H, N = (v[:, None, None] for v in (sums.G, sums.H, sums.N))
+    msl, min_hessian = rules.min_samples_leaf, rules.min_hessian_to_split
+    NL, HL = cuts.NL, cuts.HL
+    invalid = (NL < msl) | (NL > N - msl)
+    if cuts.hessians or min_hessian > msl:           # (counts of at least msl >= 1 pass)
+        invalid |= (HL < min_hessian) | (H - HL < min_hessian)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        gains = gain_from_sums(cuts.GL[..., None], HL, G[..., None], H, "newton",
+                               rules.l2_regularization,
+                               None if cuts.GR is None else cuts.GR[..., None])
+    gains[invalid] = -np.inf
+    return gains
+
+
+def newton_candidates(gains, cuts, sums, l2):
+    """The cuts of ``gains`` (m, f, C) as ``treelib.split.Candidates``, feature by
+    feature, node by node, cut by cut (-inf: no candidate, never a contender), for one
+    call of ``Candidates.contenders``.  Their rounding bounds (``treelib.gains
+    .gain_rounding_bound``, criterion "newton") are computed for the contenders only, and
+    not at all for a node's lone contender above twice the bound cap: it wins alone and
+    is positive beyond any bound, so its bound decides nothing (0).  O(m f C)."""
+    m, f, n_cuts = gains.shape
+    scores = gains.transpose(1, 0, 2).ravel()                      # (a copy)
+    feature, node, label = entry_layout(f, m, n_cuts)
+    caps = {}
+
+    def cap(top):
+        caps["at top"] = newton_bound_cap(sums, top)
+        return caps["at top"]
+
+    def bounds_at(at):
+        s, score = node[at], scores[at]
+        # a lone contender is its node's best, whose cap ``contenders`` just asked for
+        lone = score > 2 * caps["at top"][s]
+        if len(at) > 1:
+            lone &= np.bincount(s, minlength=m)[s] == 1
+        if lone.all():
+            return np.zeros(len(at))
+        flat = (s * f + feature[at]) * n_cuts + label[at]         # in the (m, f, C) arrays
+        bounds = gain_rounding_bound(cuts.GL.reshape(-1)[flat][:, None],
+                                     cuts.HL.reshape(-1)[flat], sums.G[s][:, None],
+                                     sums.H[s], "newton", abs_total=sums.A[s][:, None],
+                                     gain=score, n_terms=sums.N[s], l2=l2)
+        bounds[lone] = 0.0
+        return bounds
+
+    return Candidates(gains=scores, node=node, feature=feature, label=label,
+                      bounds_at=bounds_at, cap=cap)
+
+
+@functools.lru_cache(maxsize=64)
+def entry_layout(f, m, n_cuts):
+    """``(feature, node, label)`` of the entries of an (f, m, C) grid read in order,
+    read-only (kept: a grower asks for the same few shapes over and over).  O(f m C)."""
+    layout = [a.ravel() for a in np.indices((f, m, n_cuts))]
+    for a in layout:
+        a.flags.writeable = False
+    return tuple(layout)
+
+
+def newton_bound_cap(sums, top, s=slice(None)):
+    """``treelib.gains.bound_cap`` for the Newton gain of the nodes ``s`` whose best
+    gains are ``top``: ``4 EPS (top + 2 G^2 / H) + 32 N EPS A scale``, since
+    ``|G_L| / H_L`` is a weighted mean of the node's ``|g / h|``, at most the tree's
+    largest, ``sums.scale``.  Only cuts within twice this of a node's best gain can tie
+    with it.  O(nodes)."""
     G, H, N, A = sums.G[s], sums.H[s], sums.N[s], sums.A[s]
     with np.errstate(divide="ignore", invalid="ignore"):
-        return float(4 * EPS * (max(top, 0.0) + 2 * G * G / H) + 32 * EPS * N * A * sums.scale)
-
-
-def tie_broken_best(gains, GL, HL, contenders, sums, s, l2):
-    """``(index, bound)`` of node s's best cut under ``treelib.split.best_cut`` (index
-    feature-major) and its rounding bound, from the cuts that could tie with the best
-    (``contenders``, increasing): their exact rounding bounds
-    (``treelib.gains.gain_rounding_bound``), and ``best_cut`` on them listed feature by
-    feature, cut by cut, which is its rule on the whole (cuts x features) array: the
-    lowest feature, then the lowest cut, among the tied."""
-    contenders = np.asarray(contenders)
-    G, H = sums.G[s], sums.H[s]
-    bounds = gain_rounding_bound(GL[contenders][:, None], HL[contenders], np.array([G]), H,
-                                 "newton", abs_total=np.array([sums.A[s]]),
-                                 gain=gains[contenders], n_terms=sums.N[s], l2=l2)
-    cut, _ = best_cut(gains[contenders][:, None], bounds[:, None])
-    return int(contenders[cut]), float(bounds[cut])
+        return 4 * EPS * (np.maximum(top, 0.0) + 2 * G * G / H) + 32 * EPS * N * A * sums.scale

@@ -23,12 +23,13 @@ smaller child's histograms), one for the root, four per iteration besides.
 """
 
 import heapq
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from treelib.fixed_point import make_grid, to_float
 from treelib.growth.boosting_grower import GrowthRecord
-from treelib.growth.boosting_histograms import NodeSums, choose_splits
+from treelib.growth.boosting_histograms import CutSums, NodeSums, choose_splits
 
 
 def exact_mean_target(parts):
@@ -65,23 +66,33 @@ def node_floats(digits, grids, n):
                else np.asarray(n, dtype=np.float64))
 
 
-def grow_fixed_point_boosting_tree(parts, n_bins, grids, rules, shrinkage=1.0, counter=None):
-    """One tree on the statistics digits of ``parts`` (``grids``: of g, and of h unless
-    constant), grown as ``grow_boosting_tree`` grows it; node ids: the root 0, the k-th
-    split's children 2k + 1 and 2k + 2.  Leaves the rows at their leaves.  Returns the
-    ``Tree`` (thresholds in bins)."""
-    msl, l2 = rules.min_samples_leaf, rules.l2_regularization
-    root = parts.reduce("summary", [0], [0], n_bins)
-    G, H = (float(v) for v in node_floats(root.sums[0], grids, root.counts[0]))
-    N = int(root.counts[0])
-    record = GrowthRecord(G, H, N, l2)
-    heap, created, n_leaves = [], 0, 1
+@dataclass
+class FixedPointGrowth:
+    """One tree of fixed-point boosting while it grows best first: the row provider
+    ``parts``, its ``n_bins``, the digit ``grids`` (of g, and of h unless constant), the
+    ``BoostingRules``, ``shrinkage`` and ``counter``, the ``record`` of the nodes and
+    splits, the ``heap`` of searched nodes that can split, keyed by their gain, and the
+    number of leaves."""
 
-    def search(depth, nodes, hist, hist_counts, roots):
-        """Push the splits of ``nodes`` [(id, digit sums (k, T), count)] on the heap."""
-        nonlocal created
-        if counter is not None:
-            counter.searched(depth, len(nodes), sum(node[2] for node in nodes))
+    parts: object
+    n_bins: int
+    grids: list
+    rules: object
+    shrinkage: float = 1.0
+    counter: object = None
+    record: GrowthRecord = None
+    heap: list = field(default_factory=list)
+    created: int = 0
+    n_leaves: int = 1
+
+    def search(self, depth, nodes, hist, hist_counts, roots):
+        """Push the splits of ``nodes`` [(id, digit sums (k, T), count)] on the heap,
+        from their histograms of digits ``hist`` (m, f, B, k, T) and ``hist_counts``
+        (m, f, B): the left sums cumulative over the bins, the right sums the node's
+        minus those, each made one float.  O(m f B k T)."""
+        grids = self.grids
+        if self.counter is not None:
+            self.counter.searched(depth, len(nodes), sum(node[2] for node in nodes))
         totals = np.stack([node[1] for node in nodes])
         counts = np.array([node[2] for node in nodes])
         cumulative = np.cumsum(hist[:, :, :-1], axis=2)                 # (m, f, C, k, T)
@@ -90,42 +101,65 @@ def grow_fixed_point_boosting_tree(parts, n_bins, grids, rules, shrinkage=1.0, c
         GR = to_float(totals[:, None, None, 0] - cumulative[..., 0, :], grids[0])
         Gn, Hn = node_floats(totals, grids, counts)
         sums = NodeSums(Gn, Hn, counts, np.zeros(len(nodes)), 0.0)
-        found = choose_splits(GL, HL, NL, None, sums, rules, roots, len(grids) > 1, GR)
-        for k, best in enumerate(found):
+        cuts = CutSums(GL, HL, NL, None, len(grids) > 1, GR)
+        for k, best in enumerate(choose_splits(cuts, sums, self.rules, roots)):
             if best is not None:
-                heapq.heappush(heap, (-best[0], created, nodes[k], depth, hist[k],
-                                      hist_counts[k], cumulative[k], best))
-                created += 1
+                heapq.heappush(self.heap, (-best.gain, self.created, nodes[k], depth, hist[k],
+                                           hist_counts[k], cumulative[k], best))
+                self.created += 1
 
-    if N >= 2 * msl and H >= rules.min_hessian_to_split:
-        search(0, [(0, root.sums[0], N)], root.hist, root.hist_counts, [True])
-    while heap:
-        _, _, (node, totals, n), depth, hist, hist_counts, cumulative, found = \
-            heapq.heappop(heap)
-        _, feature, cut, n_left, GL, HL, _ = found
-        left = cumulative[feature, cut]
-        right = totals - left
-        GR, HR = (float(v) for v in node_floats(right, grids, n - n_left))
-        ids = record.split(node, feature, cut, n_left > n - n_left, None,
-                           [(GL, HL, n_left), (GR, HR, n - n_left)], shrinkage)
-        parts.update("split", [node], [feature], [cut], [ids[0]], [ids[1]])
-        n_leaves += 1
-        if rules.max_leaf_nodes is not None and n_leaves >= rules.max_leaf_nodes:
-            break
-        if rules.max_depth is not None and depth + 1 >= rules.max_depth:
-            continue
-        sides = [(ids[0], left, n_left), (ids[1], right, n - n_left)]
-        splittable = [c for c in (0, 1) if sides[c][2] >= 2 * msl]
+    def grow(self):
+        """Split the best leaf on the heap, and search its children, until the heap is
+        empty or the tree has ``max_leaf_nodes`` leaves: one round per split."""
+        rules = self.rules
+        while self.heap:
+            _, _, (node, totals, n), depth, hist, hist_counts, cumulative, found = \
+                heapq.heappop(self.heap)
+            _, feature, cut, n_left, GL, HL, _ = found
+            left = cumulative[feature, cut]
+            right = totals - left
+            GR, HR = (float(v) for v in node_floats(right, self.grids, n - n_left))
+            ids = self.record.split(node, feature, cut, n_left > n - n_left, None,
+                                    [(GL, HL, n_left), (GR, HR, n - n_left)], self.shrinkage)
+            self.parts.update("split", [node], [feature], [cut], [ids[0]], [ids[1]])
+            self.n_leaves += 1
+            if rules.max_leaf_nodes is not None and self.n_leaves >= rules.max_leaf_nodes:
+                break
+            if rules.max_depth is None or depth + 1 < rules.max_depth:
+                sides = [(ids[0], left, n_left), (ids[1], right, n - n_left)]
+                self.search_children(depth, sides, hist, hist_counts)
+
+    def search_children(self, depth, sides, hist, hist_counts):
+        """Search the children ``sides`` [(id, digit sums, count)] that hold
+        ``2 min_samples_leaf`` rows: the smaller one's histograms counted where the rows
+        are (one round), the larger one's its parent's ``hist`` minus them (exact)."""
+        splittable = [c for c in (0, 1) if sides[c][2] >= 2 * self.rules.min_samples_leaf]
         if not splittable:
-            continue
-        small = 0 if n_left < n - n_left else 1            # scikit-learn: right on a tie
-        counted = parts.reduce("summary", [ids[small]], [ids[small]], n_bins)
+            return
+        small = 0 if sides[0][2] < sides[1][2] else 1      # scikit-learn: right on a tie
+        counted = self.parts.reduce("summary", [sides[small][0]], [sides[small][0]],
+                                    self.n_bins)
         pair = [(counted.hist[0], counted.hist_counts[0])] * 2
         pair[1 - small] = (hist - counted.hist[0], hist_counts - counted.hist_counts[0])
-        if counter is not None:
-            counter.histogram_pairs += sides[small][2] * hist.shape[0]
-            counter.subtracted_histograms += 1
-        search(depth + 1, [sides[c] for c in splittable],
-               np.stack([pair[c][0] for c in splittable]),
-               np.stack([pair[c][1] for c in splittable]), [False] * len(splittable))
-    return record.finish()
+        if self.counter is not None:
+            self.counter.histogram_pairs += sides[small][2] * hist.shape[0]
+            self.counter.subtracted_histograms += 1
+        self.search(depth + 1, [sides[c] for c in splittable],
+                    np.stack([pair[c][0] for c in splittable]),
+                    np.stack([pair[c][1] for c in splittable]), [False] * len(splittable))
+
+
+def grow_fixed_point_boosting_tree(parts, n_bins, grids, rules, shrinkage=1.0, counter=None):
+    """One tree on the statistics digits of ``parts`` (``grids``: of g, and of h unless
+    constant), grown as ``grow_boosting_tree`` grows it; node ids: the root 0, the k-th
+    split's children 2k + 1 and 2k + 2.  Leaves the rows at their leaves.  Returns the
+    ``Tree`` (thresholds in bins).  One round for the root, one per split."""
+    root = parts.reduce("summary", [0], [0], n_bins)
+    G, H = (float(v) for v in node_floats(root.sums[0], grids, root.counts[0]))
+    N = int(root.counts[0])
+    growth = FixedPointGrowth(parts, n_bins, grids, rules, shrinkage, counter,
+                              GrowthRecord(G, H, N, rules.l2_regularization))
+    if N >= 2 * rules.min_samples_leaf and H >= rules.min_hessian_to_split:
+        growth.search(0, [(0, root.sums[0], N)], root.hist, root.hist_counts, [True])
+    growth.grow()
+    return growth.record.finish()
