@@ -33,9 +33,7 @@ MAX_PARAMETERS = 8
 
 #: Today's offenders (``module.function``, ``module.Class.method``) and why they are
 #: allowed for now.  Delete an entry when its function is split; never add one.
-BEING_SPLIT = {
-    "treelib.growth.grow": "being split by issue 21",                         # 9 parameters
-}
+BEING_SPLIT = {}
 
 
 def parameters(function):

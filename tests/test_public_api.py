@@ -177,16 +177,7 @@ def undocumented(module_name):
 #: Public names still without documentation, in modules this test's author could not edit
 #: (issue 21): each wants a '#:' comment above its assignment (a docstring for the two
 #: functions).  The list may only shrink: a name documented since must leave it.
-KNOWN_UNDOCUMENTED = {
-    "treelib.finders": ["treelib.finders.SCORERS"],
-    "treelib.tree": ["treelib.tree.TREE_LEAF", "treelib.tree.TREE_UNDEFINED"],
-    "treelib.criteria": ["treelib.criteria.CLASSIFICATION_CRITERIA", "treelib.criteria.CRITERIA",
-                         "treelib.criteria.IMPURITIES", "treelib.criteria.REGRESSION_CRITERIA"],
-    "treelib.datasets": ["treelib.datasets.DESCR", "treelib.datasets.FEATURE_NAMES",
-                         "treelib.datasets.MONTHS", "treelib.datasets.TARGET_NAMES",
-                         "treelib.datasets.WEATHER"],
-    "treelib.distributed": ["treelib.distributed.call_query", "treelib.distributed.call_update"],
-}
+KNOWN_UNDOCUMENTED = {}
 
 
 @pytest.mark.parametrize("module_name", treelib.PUBLIC_MODULES)

@@ -48,7 +48,7 @@ PUBLIC_MODULES = ("treelib", "treelib.finders", "treelib.growth", "treelib.estim
                   "treelib.gains", "treelib.losses", "treelib.sketch", "treelib.communication",
                   "treelib.fixed_point", "treelib.segments", "treelib.counters",
                   "treelib.validation", "treelib.datasets", "treelib.plotting", "treelib.bench",
-                  "treelib.distributed")
+                  "treelib.distributed", "treelib.options")
 
 __all__ = ["Finder", "PUBLIC_MODULES", "Split", "Tree", "best_split", *ESTIMATORS]
 

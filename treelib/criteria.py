@@ -32,8 +32,11 @@ from treelib.gains import xlog2x
 from treelib.segments import segment_ids, segment_starts
 from treelib.validation import check_array, check_class_labels, check_target_range
 
+#: The criteria of regression trees, by name.
 REGRESSION_CRITERIA = ("squared_error", "poisson", "absolute_error")
+#: The criteria of classification trees, by name.
 CLASSIFICATION_CRITERIA = ("gini", "entropy")
+#: Every criterion, by name.
 CRITERIA = REGRESSION_CRITERIA + CLASSIFICATION_CRITERIA
 
 def check_criterion(criterion, allowed=CRITERIA):
@@ -282,6 +285,7 @@ def entropy(y):
     return labels_impurity(y, "entropy")
 
 
+#: The impurity of a node from its targets, for the criteria with a closed form.
 IMPURITIES = {"squared_error": squared_error, "gini": gini, "entropy": entropy}
 
 

@@ -13,10 +13,13 @@ from importlib import resources
 
 import numpy as np
 
+#: California housing's eight features, in column order.
 FEATURE_NAMES = ["MedInc", "HouseAge", "AveRooms", "AveBedrms",
                  "Population", "AveOccup", "Latitude", "Longitude"]
+#: California housing's target (median house value, in 100,000 dollars).
 TARGET_NAMES = ["MedHouseVal"]
 
+#: A description of california housing (source, rows, columns).
 DESCR = """California housing (StatLib; Pace and Barry, 1997)
 
 20,640 census block groups of California from the 1990 U.S. census, one row each.
@@ -201,8 +204,10 @@ def load_seed_auc_table():
 # --- counts, categories and missing values (the chapters on criteria, missing values and
 # categorical features) --------------------------------------------------------------
 
+#: Bikeshare's month categories, by code.
 MONTHS = ["Jan", "Feb", "March", "April", "May", "June", "July", "Aug", "Sept", "Oct",
           "Nov", "Dec"]
+#: Bikeshare's weather categories, by code.
 WEATHER = ["clear", "cloudy/misty", "light rain/snow", "heavy rain/snow"]
 
 

@@ -197,11 +197,13 @@ def make_part(X, y, dtype, labels):
 
 
 def call_update(part, method, *args):
+    """Run ``part.method(*args)`` on a worker and return the updated part.  O(the call)."""
     getattr(part, method)(*args)
     return part
 
 
 def call_query(part, method, *args):
+    """Return ``part.method(*args)``, computed on the part's worker.  O(the call)."""
     return getattr(part, method)(*args)
 
 

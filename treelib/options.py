@@ -349,3 +349,7 @@ def render_matrix():
 def render_footnotes():
     """The rows of the table, numbered as the matrix's cells cite them.  O(rows)."""
     return "".join(f"{n}. {footnote(rule)}\n" for n, rule in enumerate(RULES, 1))
+
+
+__all__ = ["MEANING", "OPTIONS", "RULES", "Rule", "check", "combines", "decide",
+           "render_footnotes", "render_matrix"]

@@ -21,7 +21,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+#: ``children_left``/``children_right`` of a leaf (scikit-learn's value).
 TREE_LEAF = -1
+#: ``feature`` and ``threshold`` of a leaf (scikit-learn's value).
 TREE_UNDEFINED = -2
 
 #: The branches of a split, in the order of ``TreeRecorder.add_nodes``'s ``branch``.

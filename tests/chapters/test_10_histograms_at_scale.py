@@ -14,7 +14,7 @@ from treelib.counters import GrowthCounter
 from treelib.criteria import centered
 from treelib.finders import Finder
 from treelib.finders.histogram import node_histograms
-from treelib.growth import StoppingRules, grow
+from treelib.growth import LevelOptions, StoppingRules, grow
 
 NOTEBOOK = "10_histograms_at_scale.ipynb"
 
@@ -23,7 +23,7 @@ def hist_tree(X, Y, max_depth=None, subtract=True, max_bins=255):
     finder = Finder("hist", "squared_error", max_bins=max_bins)
     codes, counter = finder.prepare(X), GrowthCounter()
     tree = grow("level_wise", codes, Y, finder, StoppingRules(max_depth=max_depth), counter,
-                subtract=subtract)
+                level=LevelOptions(subtract=subtract))
     return tree, counter
 
 

@@ -19,7 +19,7 @@ from treelib.criteria import one_hot
 from treelib.datasets import load_california_housing, load_libsvm
 from treelib.estimators import DecisionTreeClassifier, DecisionTreeRegressor
 from treelib.finders import Finder
-from treelib.growth import StoppingRules, grow
+from treelib.growth import LevelOptions, StoppingRules, grow
 from treelib.growth.level_wise_hist import MIN_STORE_BYTES, STORE_BYTES_PER_VALUE
 
 CRITERIA = ["squared_error", "gini", "entropy"]
@@ -30,7 +30,7 @@ def hist_tree(builder, X, Y, criterion="squared_error", *, max_bins=255, subtrac
     """A tree grown by ``builder`` with the "hist" finder on X binned once."""
     finder = Finder("hist", criterion, max_bins=max_bins, min_samples_leaf=min_samples_leaf)
     return grow(builder, finder.prepare(X), Y, finder, StoppingRules(**rules), counter=counter,
-                subtract=subtract)
+                level=LevelOptions(subtract=subtract))
 
 
 @pytest.fixture(scope="module")

@@ -14,7 +14,7 @@ from treelib.criteria import one_hot
 from treelib.datasets import load_california_housing
 from treelib.estimators import DecisionTreeClassifier, DecisionTreeRegressor
 from treelib.finders import Finder
-from treelib.growth import StoppingRules, grow
+from treelib.growth import LevelOptions, StoppingRules, grow
 from treelib.growth.threads import CHUNK_VALUES, check_n_jobs, feature_chunks, run_chunks
 
 
@@ -30,7 +30,7 @@ def level_tree(splitter, X, Y, criterion, n_jobs, weights=None, counter=None, **
     rules = {k: options.pop(k) for k in ("max_depth", "min_samples_split") if k in options}
     finder = Finder(splitter, criterion, **options)
     return grow("level_wise", finder.prepare(X), Y, finder, StoppingRules(**rules),
-                counter=counter, weights=weights, n_jobs=n_jobs)
+                counter=counter, weights=weights, level=LevelOptions(n_jobs=n_jobs))
 
 
 @st.composite

@@ -40,7 +40,7 @@ def thread_case(case, splitter, n_jobs, what):
     data) or fits (``"fit"``: the estimator) one tree of ``case`` with ``n_jobs``."""
     from treelib.estimators import DecisionTreeRegressor
     from treelib.finders import Finder
-    from treelib.growth import StoppingRules, grow
+    from treelib.growth import LevelOptions, StoppingRules, grow
 
     X, y = growth_data(THREAD_CASES[case])
     X = X.astype(np.float32).astype(np.float64)
@@ -51,7 +51,8 @@ def thread_case(case, splitter, n_jobs, what):
         return lambda: model.fit(X, y)
     finder = Finder(splitter, "squared_error")
     data, rules = finder.prepare(X), StoppingRules(max_depth=max_depth)
-    return lambda: grow("level_wise", data, y[:, None], finder, rules, n_jobs=n_jobs)
+    return lambda: grow("level_wise", data, y[:, None], finder, rules,
+                        level=LevelOptions(n_jobs=n_jobs))
 
 
 def time_threads(cases=tuple(THREAD_CASES), splitters=SPLITTERS, whats=("growth", "fit"),

@@ -26,7 +26,7 @@ def time_subtraction(cases=tuple(SUBTRACTION_CASES), repeats=3, seed=0, progress
 
     from treelib.counters import GrowthCounter
     from treelib.finders import Finder
-    from treelib.growth import StoppingRules, grow
+    from treelib.growth import LevelOptions, StoppingRules, grow
 
     records = []
     with threadpool_limits(limits=1):
@@ -44,7 +44,7 @@ def time_subtraction(cases=tuple(SUBTRACTION_CASES), repeats=3, seed=0, progress
                     gc.collect()
                     start = time.perf_counter()
                     tree = grow("level_wise", codes, y[:, None], finder, rules, counter,
-                                subtract=subtract)
+                                level=LevelOptions(subtract=subtract))
                     seconds = time.perf_counter() - start
                     records.append((case, subtract, repeat, seconds, binning,
                                     counter.histogram_pairs, counter.subtracted_histograms,

@@ -33,7 +33,7 @@ from treelib.estimators.params import (
 )
 from treelib.finders import Finder, check_splitter
 from treelib.finders.categorical import STRATEGIES, Categories
-from treelib.growth import check_builder, grow, without_zero_weights
+from treelib.growth import LevelOptions, check_builder, grow, without_zero_weights
 from treelib.growth.row_parts import LocalParts, RowPart
 from treelib.growth.threads import check_n_jobs
 from treelib.options import check
@@ -171,7 +171,7 @@ class BaseDecisionTree(BaseEstimator):
         rules = stopping_rules(self, n_samples, settings.max_leaf_nodes)
         X, Y, weights = without_zero_weights(X, Y, weights)   # (before binning too)
         self.tree_ = grow(settings.builder, finder.prepare(X), Y, finder, rules,
-                          weights=weights, n_jobs=settings.n_jobs)
+                          weights=weights, level=LevelOptions(n_jobs=settings.n_jobs))
         if finder.bin_thresholds is not None:
             self.bin_thresholds_ = finder.bin_thresholds
         self.max_features_ = settings.max_features or n_features

@@ -41,6 +41,7 @@ from treelib.finders.exact import (
 from treelib.finders.histogram import histogram_gains, histogram_split, node_histograms
 from treelib.finders.median import median_gains
 from treelib.finders.random import random_split
+from treelib.options import check
 from treelib.split import MISSING_BIN
 from treelib.validation import check_array, check_min_samples_leaf, check_sample_weight
 
@@ -89,8 +90,6 @@ class Finder:
                  rng=None, max_bins=255, categories=None):
         self.splitter = splitter if splitter == RANDOM_TREE else check_splitter(splitter)
         self.criterion = check_criterion(criterion)
-        from treelib.options import check  # which options combine: one table
-
         check(splitter=splitter, criterion=criterion, categorical=categories is not None)
         self.min_samples_leaf = check_min_samples_leaf(min_samples_leaf)
         self.max_features = max_features

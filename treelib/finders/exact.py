@@ -192,6 +192,7 @@ def cumsum_gains(Y, order, valid, criterion="squared_error", weights=None, n_mis
             np.concatenate([bounds_right, bounds_left]))
 
 
+#: The three scorers of every cut, by name (the ``splitter`` values that search exactly).
 SCORERS = {"naive": naive_gains, "scan": scan_gains, "cumsum": cumsum_gains}
 
 

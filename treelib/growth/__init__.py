@@ -6,7 +6,7 @@ decides where to go next.  Every grower has one signature::
 
     tree = grow(data, Y, finder, rules, counter=None, weights=None)
 
-(the level-wise growers also take ``n_jobs`` and ``subtract``, below).
+(the level-wise growers also take ``level``, a ``LevelOptions``, below).
 
 ``data`` (n, f) is what ``finder.prepare(X)`` returned (the features, or their bin codes
 for histogram splits), ``Y`` (n, k) the targets or one-hot classes
@@ -17,10 +17,10 @@ optional ``treelib.counters.GrowthCounter`` that records the work done, and ``we
 criterion's prediction (the weighted mean target, or the class proportions; the median for
 absolute error).
 
-How a level is searched belongs to growth, not to the finder: ``n_jobs`` threads share a
-level-wise search (a group of features each, ``treelib.growth.threads``) and ``subtract``
-turns the histogram grower's subtraction trick on or off; neither changes the tree.  The
-per-node growers search with one thread and count every histogram.
+How a level is searched belongs to growth, not to the finder (``LevelOptions``): ``n_jobs``
+threads share a level-wise search (a group of features each, ``treelib.growth.threads``)
+and ``subtract`` turns the histogram grower's subtraction trick on or off; neither changes
+the tree.  The per-node growers search with one thread and count every histogram.
 
 ============ ============================================== ===========================
 name         order                                          finders
@@ -38,6 +38,8 @@ All of them grow the same tree from the same finder when the stopping rules do n
 depend on the order (no ``max_leaf_nodes``); they number its nodes differently.
 """
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from treelib.growth.best_first import grow_best_first
@@ -50,18 +52,30 @@ from treelib.growth.level_wise_hist import grow_level_wise_hist
 from treelib.growth.random_trees import grow_random_tree
 from treelib.growth.rules import StoppingRules
 from treelib.growth.threads import check_n_jobs, feature_chunks
+from treelib.options import check
 
 
-def grow_level_wise(data, Y, finder, rules, counter=None, weights=None, *, n_jobs=1,
-                    subtract=True):
+@dataclass(frozen=True)
+class LevelOptions:
+    """How a level-wise grower searches a level; neither option changes the tree.
+
+    ``n_jobs``: threads that share each level's search, a group of features each (None:
+    1, -1: every core); ``subtract``: the histogram grower gets the larger of two
+    siblings' histograms as their parent's minus the smaller one's (the subtraction
+    trick; False counts every histogram)."""
+
+    n_jobs: int | None = 1
+    subtract: bool = True
+
+
+def grow_level_wise(data, Y, finder, rules, counter=None, weights=None, level=None):
     """Grow all the nodes of a level at once: the exact scan of ``finder.splitter ==
     "cumsum"`` (``treelib.growth.level_wise``), histograms with the subtraction trick for
-    ``"hist"`` (``treelib.growth.level_wise_hist``; ``subtract=False`` counts every
-    histogram), every feature of every node, in ``n_jobs`` threads; or a random decision
-    tree for ``"random_tree"`` (``treelib.growth.random_trees``)."""
-    from treelib.options import check  # which options combine: one table
-
-    n_jobs = check_n_jobs(n_jobs)
+    ``"hist"`` (``treelib.growth.level_wise_hist``), every feature of every node, searched
+    as ``level`` (``LevelOptions``) says; or a random decision tree for ``"random_tree"``
+    (``treelib.growth.random_trees``).  Costs: see each grower."""
+    level = level or LevelOptions()
+    n_jobs = check_n_jobs(level.n_jobs)
     some = finder.max_features is not None and finder.max_features < data.shape[1]
     check(builder="level_wise", splitter=finder.splitter, criterion=finder.criterion,
           max_features=finder.max_features if some else None,
@@ -71,14 +85,13 @@ def grow_level_wise(data, Y, finder, rules, counter=None, weights=None, *, n_job
     if finder.splitter == "cumsum":
         return grow_level_wise_exact(data, Y, finder, rules, counter, weights, n_jobs=n_jobs)
     return grow_level_wise_hist(data, Y, finder, rules, counter, weights, n_jobs=n_jobs,
-                                subtract=bool(subtract))
+                                subtract=bool(level.subtract))
 
 
 def _per_node(grower):
     def grow(data, Y, finder, rules, counter=None, weights=None):
-        if rules.max_leaf_nodes is not None:
-            raise ValueError("max_leaf_nodes needs best-first growth (the most useful "
-                             "leaves first); use builder='best_first'")
+        check(builder=grower.__name__.removeprefix("grow_"),
+              max_leaf_nodes=rules.max_leaf_nodes)
         return grower(data, Y, finder, rules, counter, weights)
 
     grow.__name__, grow.__doc__ = grower.__name__, grower.__doc__
@@ -99,12 +112,11 @@ def check_builder(builder):
     return builder
 
 
-def grow(builder, data, Y, finder, rules, counter=None, weights=None, *, n_jobs=1,
-         subtract=True):
+def grow(builder, data, Y, finder, rules, counter=None, weights=None, level=None):
     """Grow a tree with the growth order named ``builder`` (a key of ``GROWERS``).
 
-    ``n_jobs`` and ``subtract`` are the level-wise growers' (``grow_level_wise``); the
-    other orders search with one thread, and refuse ``n_jobs`` above 1.
+    ``level`` (``LevelOptions``: threads, the subtraction trick) is for the level-wise
+    growers; the other orders search with one thread, and refuse ``n_jobs`` above 1.
 
     Samples of zero weight take no part at all, as in scikit-learn (they would otherwise
     still place thresholds and count towards ``min_samples_leaf``): a weight of 0 is the
@@ -113,11 +125,9 @@ def grow(builder, data, Y, finder, rules, counter=None, weights=None, *, n_jobs=
     grower = GROWERS[check_builder(builder)]
     data, Y, weights = without_zero_weights(data, Y, weights)
     if builder == "level_wise":
-        return grower(data, Y, finder, rules, counter, weights, n_jobs=n_jobs,
-                      subtract=subtract)
-    if check_n_jobs(n_jobs) != 1:
-        raise ValueError(f"n_jobs={n_jobs!r} divides a level's search among threads: it "
-                         f"needs builder='level_wise', not {builder!r}")
+        return grower(data, Y, finder, rules, counter, weights, level)
+    if level is not None:
+        check(builder=builder, n_jobs=check_n_jobs(level.n_jobs))
     return grower(data, Y, finder, rules, counter, weights)
 
 
@@ -130,7 +140,7 @@ def without_zero_weights(data, Y, weights):
     return data[keep], Y[keep], weights[keep]
 
 
-__all__ = ["GROWERS", "StoppingRules", "check_builder", "grow", "grow_best_first",
+__all__ = ["GROWERS", "LevelOptions", "StoppingRules", "check_builder", "grow", "grow_best_first",
            "grow_depth_first", "grow_level_wise", "grow_random_tree", "grow_recursive"]
 __all__ += ["BinnedData", "BoostingRules", "feature_chunks", "goss_sample",
             "grow_boosting_tree", "partition", "partition_plan", "recursion_depth_limit"]
