@@ -80,6 +80,8 @@ class Candidates:
     of the entries at ``index``, computed on demand since only the contenders need them;
     ``cap(max_gain)`` gives, per node, an upper bound of any of its bounds when its gains
     are at most ``max_gain`` (None: no cap known, every candidate is a contender).
+    ``tops``, when the search knows them already, are the nodes' best gains (m,): they
+    spare ``contenders`` a pass over the entries.
     """
 
     gains: np.ndarray
@@ -88,6 +90,7 @@ class Candidates:
     label: np.ndarray
     bounds_at: Callable
     cap: Callable | None = None
+    tops: np.ndarray | None = None
 
     @classmethod
     def from_grid(cls, gains, bounds, first_feature=0, cap=None):
@@ -106,7 +109,9 @@ class Candidates:
         updates), as ``(node, feature, label, gain, bound)`` arrays.  Every entry when
         there is no cap.  O(c)."""
         gains, node = self.gains, self.node
-        if len(gains):
+        if self.tops is not None:
+            np.maximum(running_max, self.tops, out=running_max)
+        elif len(gains):
             group = self.feature * len(running_max) + node       # sorted: runs of one group
             first = np.flatnonzero(np.concatenate([[True], group[1:] != group[:-1]]))
             np.maximum.at(running_max, node[first], np.maximum.reduceat(gains, first))
@@ -154,9 +159,11 @@ def tie_winners(gains, bounds, starts):
     the rule).  Every run holds at least one entry.  O(entries).
     """
     n = len(gains)
-    if n == 0:
-        return np.zeros(0, dtype=np.intp)
-    run = np.repeat(np.arange(len(starts)), np.diff(np.append(starts, n)))
+    if n == len(starts):           # one entry per run (or none at all): it wins
+        return np.asarray(starts, dtype=np.intp)
+    run = np.zeros(n, dtype=np.intp)                # the run of every entry
+    run[starts[1:]] = 1
+    np.cumsum(run, out=run)
     best = np.maximum.reduceat(gains, starts)
     at_best = first_in_runs(gains == best[run], starts, n)
     floor = best - bounds[at_best]

@@ -338,7 +338,8 @@ def newton_candidates(gains, cuts, sums, l2):
         return bounds
 
     return Candidates(gains=scores, node=node, feature=feature, label=label,
-                      bounds_at=bounds_at, cap=cap)
+                      bounds_at=bounds_at, cap=cap,
+                      tops=gains.max(axis=(1, 2), initial=-np.inf))
 
 
 @functools.lru_cache(maxsize=64)
