@@ -60,8 +60,10 @@ def test_teaching_scorers_give_treelibs_gains(data):
 
 
 def test_worked_example():
-    claim(PAGE, "The three gain columns agree, and treelib's `best_split`, given each splitter in "
-          "turn, turns them into the same `Split`")
+    claim(PAGE, "The three gain columns agree; the skeleton above turns each into the same cut, "
+          "and so does treelib's `best_split`, given each splitter in turn")
+    claim(PAGE, "All six send $x \\le 2.75$ left, the midpoint between 2.5 and 3, with a gain "
+          "of 24.")
     x = np.array([4.0, 2.5, 1.0, 5.5, 2.5, 3.0])
     y = np.array([6.0, 3.0, 1.0, 7.0, 2.0, 5.0])
     order, _, valid = candidate_cuts(x[:, None])
@@ -69,6 +71,9 @@ def test_worked_example():
     for scorer in TEACHING.values():
         gains = scorer(y[order[:, 0]], valid[:, 0])
         np.testing.assert_allclose(gains, [10.8, -np.inf, 24.0, 18.75, 10.8], atol=TOLERANCE)
+    for scorer in TEACHING.values():
+        feature, threshold, gain = NS["exact_search"](x[:, None], y, scorer)
+        assert (feature, threshold) == (0, 2.75) and gain == pytest.approx(24.0)
     for splitter in SCORERS:
         split = best_split(x[:, None], y, splitter)
         assert (split.threshold, split.n_left) == (2.75, 3)
@@ -182,3 +187,23 @@ def test_every_splitter_breaks_an_exact_tie_the_same_way(data):
     for splitter in SCORERS:
         split = best_split(X, y, splitter, min_samples_leaf=min_samples_leaf)
         assert (split.feature, split.n_left) == (j, i + 1), splitter
+
+
+@settings(max_examples=60, deadline=None)
+@given(node())
+def test_the_skeleton_finds_treelibs_split_when_the_best_cut_is_unique(data):
+    """The ten-line skeleton (``exact_search``) with the cumsum scorer against
+    ``best_split``: the same feature, threshold and gain whenever one cut's gain is the
+    largest by more than the tolerance (ties are the tie rule's business)."""
+    X, y, _ = data
+    gains = []
+    for j in range(X.shape[1]):
+        order, _, valid = candidate_cuts(X[:, j:j + 1])
+        gains.extend(g for g in TEACHING["cumsum"](y[order[:, 0]], valid[:, 0]) if g > -np.inf)
+    gains = sorted(gains)
+    if not gains or (len(gains) > 1 and gains[-1] - gains[-2] <= TOLERANCE):
+        return
+    feature, threshold, gain = NS["exact_search"](X, y, TEACHING["cumsum"])
+    split = best_split(X, y, "cumsum")
+    assert (feature, threshold) == (split.feature, split.threshold)
+    assert abs(gain - split.gain) <= TOLERANCE
