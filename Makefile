@@ -27,13 +27,14 @@ OTHER_CPU = env $$($(BIN)/python tools/other_cpu.py)
 NBVAL := --nbval --nbval-current-env --nbval-cell-timeout=900 \
 	--nbval-sanitize-with notebooks/sanitize.cfg
 
-.PHONY: help venv book test lint unit quick nbval verified-book teacher-book lab bench upgrade clean
+.PHONY: help venv book test lint unit quick frozen-fits nbval verified-book teacher-book lab bench upgrade clean
 
 help:
 	@echo "make book    execute every notebook and render the HTML book into _build/html"
 	@echo "make test    lint + unit tests + nbval (emulated other CPU) + strict HTML build"
 	@echo "make lint    ruff and import-linter only"
 	@echo "make quick   the quick tier: no slow tests, few hypothesis examples (< 1 min)"
+	@echo "make frozen-fits   fits bit-identical to a frozen revision (FROZEN=rev)"
 	@echo "make lab     open the notebooks in JupyterLab"
 	@echo "make teacher-book   the book without the exercises' solutions"
 	@echo "make bench   rerun the full timing benchmark (about 20 minutes)"
@@ -72,6 +73,12 @@ unit: venv
 quick: venv
 	$(BIN)/python -m pytest -n $(JOBS) -m "not slow" --hypothesis-profile=dev \
 		-p no:cacheprovider tests
+
+# After a refactor: the same 1,192 fits with a frozen revision of treelib and with this
+# checkout, in fresh processes; lists every fit that is not bit-identical (exit 1).
+FROZEN ?= d93cccc
+frozen-fits: venv
+	$(BIN)/python tools/frozen_fits.py --against $(FROZEN)
 
 # Each notebook executed once, on the emulated CPU, its outputs compared with the
 # committed ones; with it, the checks that committed benchmark files are consistent.
