@@ -142,11 +142,13 @@ def best_cut(gains, bounds):
     """
     if np.size(gains) == 0 or not np.isfinite(gains).any():
         return None
-    candidates = Candidates.from_grid(gains, bounds)
-    everything = np.arange(len(candidates.gains))
-    winner = int(tie_winners(candidates.gains, candidates.bounds_at(everything),
+    # one node's candidates, feature-major: one run of ``tie_winners`` (a cut of gain
+    # -inf is never tied with a finite reference, so none needs to be left out)
+    by_feature = np.asarray(gains).T
+    winner = int(tie_winners(by_feature.ravel(), np.asarray(bounds).T.ravel(),
                              np.zeros(1, np.intp))[0])
-    return int(candidates.label[winner]), int(candidates.feature[winner])
+    feature, cut = divmod(winner, by_feature.shape[1])
+    return cut, feature
 
 
 def tie_winners(gains, bounds, starts):
@@ -161,9 +163,12 @@ def tie_winners(gains, bounds, starts):
     n = len(gains)
     if n == len(starts):           # one entry per run (or none at all): it wins
         return np.asarray(starts, dtype=np.intp)
-    run = np.zeros(n, dtype=np.intp)                # the run of every entry
-    run[starts[1:]] = 1
-    np.cumsum(run, out=run)
+    if len(starts) == 1:
+        run = 0                                     # every entry is in the one run
+    else:
+        run = np.zeros(n, dtype=np.intp)            # the run of every entry
+        run[starts[1:]] = 1
+        np.cumsum(run, out=run)
     best = np.maximum.reduceat(gains, starts)
     at_best = first_in_runs(gains == best[run], starts, n)
     floor = best - bounds[at_best]
@@ -175,4 +180,6 @@ def first_in_runs(mask, starts, n):
     run has one).  O(n)."""
     if n == 0:
         return np.zeros(0, dtype=np.intp)
+    if len(starts) == 1:
+        return np.array([starts[0] + np.argmax(mask[starts[0]:])])
     return np.minimum.reduceat(np.where(mask, np.arange(n), n), starts)
