@@ -98,7 +98,7 @@ RULES = (
     _no(f"{FIXED} searches with one thread", histogram_sums="fixed_point", n_jobs="more"),
     _no(f"{FIXED} does not support categorical features", histogram_sums="fixed_point",
         categorical="yes"),
-    _no(f"{FIXED} takes no missing values (NaN): its bins come from the exact values",
+    _no(f"{FIXED} takes no missing values (NaN)",
         histogram_sums="fixed_point", missing="yes"),
     _no(f"{FIXED} does not support sample_weight", histogram_sums="fixed_point",
         sample_weight="yes"),
