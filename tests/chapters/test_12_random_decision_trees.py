@@ -22,8 +22,7 @@ from treelib import (
 from treelib.bench import california_split, fit_exponent, load_results
 from treelib.criteria import one_hot
 from treelib.datasets import load_libsvm
-from treelib.finders import Finder
-from treelib.growth import StoppingRules, grow
+from treelib.growth import RandomTreeRule, StoppingRules, grow_random_tree
 
 NOTEBOOK = "12_random_decision_trees.ipynb"
 route = notebook_cells(NOTEBOOK)["route"]
@@ -32,9 +31,9 @@ toy_data, varying_shares = helpers["toy_data"], helpers["varying_shares"]
 
 
 def random_tree(X, Y, seed, max_depth, min_samples_leaf=4):
-    finder = Finder("random_tree", "gini", min_samples_leaf=min_samples_leaf,
-                    rng=np.random.default_rng(seed))
-    return grow("level_wise", X, Y, finder, StoppingRules(max_depth=max_depth))
+    rule = RandomTreeRule("gini", min_samples_leaf=min_samples_leaf,
+                          rng=np.random.default_rng(seed))
+    return grow_random_tree(X, Y, rule, StoppingRules(max_depth=max_depth))
 
 
 def test_toy_data_is_chapter_elevens():

@@ -28,8 +28,7 @@ from treelib.counters import GrowthCounter
 from treelib.criteria import one_hot
 from treelib.datasets import load_california_housing, load_libsvm
 from treelib.estimators import DecisionTreeRegressor
-from treelib.finders import Finder
-from treelib.growth import StoppingRules, grow
+from treelib.growth import RandomTreeRule, StoppingRules, grow_random_tree
 from treelib.growth.threads import feature_chunks
 from treelib.sketch import merge, merged_counts, prune, sketch_thresholds, summarize
 
@@ -169,9 +168,9 @@ def test_a_random_decision_tree_is_one_pass_per_level():
                 "split: the count the seed warns about.")
     a9a = load_libsvm("a9a")
     counter = GrowthCounter()
-    finder = Finder("random_tree", "gini", min_samples_leaf=4, rng=np.random.default_rng(0))
-    grow("level_wise", a9a.X_train, one_hot(a9a.y_train, 2), finder,
-         StoppingRules(max_depth=12), counter)
+    rule = RandomTreeRule("gini", min_samples_leaf=4, rng=np.random.default_rng(0))
+    grow_random_tree(a9a.X_train, one_hot(a9a.y_train, 2), rule, StoppingRules(max_depth=12),
+                     counter)
     assert counter.levels == 12
     assert counter.samples_per_depth[0] == len(a9a.y_train)
     assert max(counter.samples_per_depth) <= len(a9a.y_train)

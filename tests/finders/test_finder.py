@@ -11,7 +11,7 @@ from hypothesis.extra import numpy as hnp
 from treelib import Finder, best_split
 from treelib.binning import bin_features
 from treelib.criteria import target_statistics
-from treelib.finders import RANDOM_TREE, SPLITTERS, check_splitter
+from treelib.finders import SPLITTERS, check_splitter
 from treelib.finders.histogram import histogram_split
 from treelib.split import MISSING_BIN
 
@@ -145,7 +145,7 @@ def test_unknown_splitter():
     with pytest.raises(ValueError, match="unknown splitter 'fast'; choose one of"):
         Finder("fast", "squared_error")
     with pytest.raises(ValueError, match="unknown splitter"):
-        check_splitter(RANDOM_TREE)                 # not a finder of single nodes
+        check_splitter("random_tree")               # random decision trees: no finder
     assert check_splitter("hist") == "hist" and "random" in SPLITTERS
     with pytest.raises(ValueError, match="unknown criterion 'mae'"):
         Finder("cumsum", "mae")
@@ -155,20 +155,17 @@ def test_unknown_splitter():
         Finder("hist", "gini", max_bins=1)
 
 
-@pytest.mark.parametrize("splitter, max_features", [
-    ("random", None), (RANDOM_TREE, None), ("cumsum", 2)])
+@pytest.mark.parametrize("splitter, max_features", [("random", None), ("cumsum", 2)])
 def test_random_draws_need_an_rng(splitter, max_features):
     with pytest.raises(ValueError, match="draws at random: give rng"):
         Finder(splitter, "squared_error", max_features=max_features)
 
 
-def test_random_tree_finder_refuses_a_per_node_search(node):
-    X, Y = node
-    finder = Finder(RANDOM_TREE, "gini", rng=np.random.default_rng(0))
-    assert finder.prepare(X) is X
-    with pytest.raises(ValueError, match="random decision trees draw a whole level at "
-                                         "once: grow them with builder='level_wise'"):
-        finder(X, Y)
+def test_random_decision_trees_are_no_finder():
+    with pytest.raises(ValueError, match="random decision trees search nothing: grow them "
+                                         "with treelib.growth.grow_random_tree and a "
+                                         "RandomTreeRule"):
+        Finder("random_tree", "gini", rng=np.random.default_rng(0))
 
 
 # --- missing values, weights, criteria --------------------------------------------------------

@@ -13,16 +13,16 @@ from tests.reference import assert_sums_close, route_one_by_one, rows_of_nodes
 from treelib.counters import GrowthCounter
 from treelib.criteria import one_hot
 from treelib.finders import Finder
-from treelib.growth import StoppingRules, grow, grow_random_tree
+from treelib.growth import RandomTreeRule, StoppingRules, grow_random_tree
 from treelib.split import midpoint
 from treelib.tree import LEFT, MISSING, RIGHT, TREE_LEAF, TREE_UNDEFINED
 
 
 def random_tree(X, Y, seed, max_depth=None, min_samples_leaf=1, criterion="gini",
                 counter=None):
-    finder = Finder("random_tree", criterion, min_samples_leaf=min_samples_leaf,
-                    rng=np.random.default_rng(seed))
-    return grow("level_wise", X, Y, finder, StoppingRules(max_depth=max_depth), counter)
+    rule = RandomTreeRule(criterion, min_samples_leaf=min_samples_leaf,
+                          rng=np.random.default_rng(seed))
+    return grow_random_tree(X, Y, rule, StoppingRules(max_depth=max_depth), counter)
 
 
 @st.composite
@@ -111,33 +111,61 @@ def test_labels_play_no_part_in_the_shape(data, permutation_seed):
         np.testing.assert_array_equal(getattr(a, name), getattr(b, name))
 
 
-def test_grow_and_grow_random_tree_are_the_same_growth():
+def test_a_regression_tree_records_the_mean_and_the_variance():
     rng = np.random.default_rng(4)
     X = rng.normal(size=(300, 4))
     y = rng.normal(size=(300, 1))
-    finder = Finder("random_tree", "squared_error", min_samples_leaf=3,
-                    rng=np.random.default_rng(9))
-    direct = grow_random_tree(X, y, finder, StoppingRules(max_depth=6))
-    through_grow = random_tree(X, y, 9, 6, 3, criterion="squared_error")
-    for name in ("children", "feature", "threshold", "n_node_samples", "value", "impurity"):
-        np.testing.assert_array_equal(getattr(direct, name), getattr(through_grow, name))
+    tree = random_tree(X, y, 9, 6, 3, criterion="squared_error")
+    assert tree.max_depth == 6
     # a regression tree's nodes hold the mean target and its variance
-    rows_of = rows_of_nodes(direct, X)
+    rows_of = rows_of_nodes(tree, X)
     for node, rows in enumerate(rows_of):
-        assert_sums_close(direct.value[node], y[rows].mean(axis=0), len(rows),
+        assert len(rows) >= 3
+        assert_sums_close(tree.value[node], y[rows].mean(axis=0), len(rows),
                           np.abs(y).max())
-        assert_sums_close(direct.impurity[node], y[rows].var(), 2 * len(rows),
+        assert_sums_close(tree.impurity[node], y[rows].var(), 2 * len(rows),
                           np.max((y - y[rows].mean()) ** 2))
 
 
-def test_random_trees_grow_level_by_level_only():
+def test_a_weight_of_zero_is_no_sample():
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=(200, 3))
+    Y = one_hot(rng.integers(0, 2, 200), 2)
+    weights = np.where(np.arange(200) % 4 == 0, 0.0, 1.0)
+    kept = weights > 0
+    a = grow_random_tree(X, Y, RandomTreeRule("gini", rng=np.random.default_rng(2)),
+                         StoppingRules(max_depth=5), weights=weights)
+    b = random_tree(X[kept], Y[kept], 2, max_depth=5)
+    for name in ("children", "feature", "threshold", "n_node_samples", "value", "impurity"):
+        np.testing.assert_array_equal(getattr(a, name), getattr(b, name))
+    assert a.n_node_samples[0] == kept.sum()
+
+
+def test_random_trees_take_a_rule_not_a_finder():
     X, Y = np.arange(20.0)[:, None], one_hot(np.arange(20) % 2, 2)
-    finder = Finder("random_tree", "gini", rng=np.random.default_rng(0))
-    for builder in ("depth_first", "best_first", "recursive"):
-        with pytest.raises(ValueError, match="builder='level_wise'"):
-            grow(builder, X, Y, finder, StoppingRules())
-    with pytest.raises(ValueError, match="draws at random: give rng"):
-        Finder("random_tree", "gini")
+    with pytest.raises(ValueError, match="search nothing: grow them with "
+                                         "treelib.growth.grow_random_tree"):
+        Finder("random_tree", "gini", rng=np.random.default_rng(0))
+    finder = Finder("random", "gini", rng=np.random.default_rng(0))
+    with pytest.raises(ValueError, match="grow_random_tree needs a RandomTreeRule"):
+        grow_random_tree(X, Y, finder, StoppingRules())
+    rule = RandomTreeRule("gini", rng=np.random.default_rng(0))
+    with pytest.raises(ValueError, match="stop at a depth only"):
+        grow_random_tree(X, Y, rule, StoppingRules(max_leaf_nodes=4))
+
+
+@pytest.mark.parametrize("criterion, options, message", [
+    ("gini", {}, "draw at random: give rng, a numpy.random.Generator; got None"),
+    ("gini", {"rng": np.random.RandomState(0)}, "give rng, a numpy.random.Generator"),
+    ("mae", {"rng": np.random.default_rng(0)}, "unknown criterion 'mae'"),
+    ("entropy", {"rng": np.random.default_rng(0)}, "record the variance or the Gini"),
+    ("gini", {"rng": np.random.default_rng(0), "min_samples_leaf": 0},
+     "min_samples_leaf must be an integer >= 1"),
+])
+def test_the_rule_is_checked_when_created(criterion, options, message):
+    options = {"rng": None, **options}
+    with pytest.raises(ValueError, match=message):
+        RandomTreeRule(criterion, **options)
 
 
 @pytest.mark.parametrize("n_features, varying", [(3, [0, 2]), (60, [7])])

@@ -21,8 +21,7 @@ def rdt_cost(seed=0, repeats=3, progress=None):
 
     from treelib.criteria import one_hot
     from treelib.datasets import load_libsvm
-    from treelib.finders import Finder
-    from treelib.growth import StoppingRules, grow
+    from treelib.growth import RandomTreeRule, StoppingRules, grow_random_tree
 
     data = load_libsvm("a9a")
     X, Y = data.X_train, one_hot(data.y_train, 2)
@@ -39,9 +38,9 @@ def rdt_cost(seed=0, repeats=3, progress=None):
                 rng = np.random.default_rng([seed, repeat])
                 gc.collect()
                 start = time.perf_counter()
-                tree = grow("level_wise", Xs, Ys,
-                            Finder("random_tree", "gini", min_samples_leaf=4, rng=rng),
-                            StoppingRules(max_depth=max_depth))
+                tree = grow_random_tree(Xs, Ys,
+                                        RandomTreeRule("gini", min_samples_leaf=4, rng=rng),
+                                        StoppingRules(max_depth=max_depth))
                 seconds = time.perf_counter() - start
                 split = ~tree.is_leaf
                 records.append((experiment, n, Xs.shape[1], max_depth, repeat, seconds,

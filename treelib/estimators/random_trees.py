@@ -9,8 +9,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from treelib.criteria import one_hot
 from treelib.estimators.params import check_number, forget_fit
-from treelib.finders import Finder
-from treelib.growth import StoppingRules, grow
+from treelib.growth import RandomTreeRule, StoppingRules, grow_random_tree
 from treelib.options import check
 
 
@@ -43,9 +42,9 @@ class BaseRandomDecisionTrees(BaseEstimator):
                                                               size=n_estimators)
         rules = StoppingRules(max_depth=self.max_depth_)
         self.estimators_ = [
-            grow("level_wise", X, Y, Finder("random_tree", self._criterion,
-                                            min_samples_leaf=min_samples_leaf,
-                                            rng=np.random.default_rng(seed)), rules)
+            grow_random_tree(X, Y, RandomTreeRule(self._criterion,
+                                                  min_samples_leaf=min_samples_leaf,
+                                                  rng=np.random.default_rng(seed)), rules)
             for seed in seeds]
         return self
 

@@ -15,10 +15,9 @@ hist     every cut between bins of features binned once at the root     O(f n k 
 random   one uniformly random threshold per feature (extra trees)       O(f n k)
 ======== ============================================================= ================
 
-(plus O(f n log n) to sort the node for the three exact finders.)  One more name,
-``"random_tree"``, is no search at all: a random feature and a random threshold per node,
-the rule of random decision trees (Fan et al., 2003), which ``treelib.growth`` grows level
-by level only.
+(plus O(f n log n) to sort the node for the three exact finders.)  Random decision trees
+(Fan et al., 2003) search nothing, so they are no finder: a random feature and a random
+threshold per node, drawn a level at a time by ``treelib.growth.grow_random_tree``.
 """
 
 import dataclasses
@@ -47,8 +46,6 @@ from treelib.validation import check_array, check_min_samples_leaf, check_sample
 
 #: Every finder, by name (the estimators' ``splitter``).
 SPLITTERS = ("naive", "scan", "cumsum", "hist", "random")
-#: The rule of random decision trees, which searches nothing (``treelib.growth``).
-RANDOM_TREE = "random_tree"
 
 
 def check_splitter(splitter):
@@ -88,13 +85,16 @@ class Finder:
 
     def __init__(self, splitter, criterion, *, min_samples_leaf=1, max_features=None,
                  rng=None, max_bins=255, categories=None):
-        self.splitter = splitter if splitter == RANDOM_TREE else check_splitter(splitter)
+        if splitter == "random_tree":
+            raise ValueError("random decision trees search nothing: grow them with "
+                             "treelib.growth.grow_random_tree and a RandomTreeRule")
+        self.splitter = check_splitter(splitter)
         self.criterion = check_criterion(criterion)
         check(splitter=splitter, criterion=criterion, categorical=categories is not None)
         self.min_samples_leaf = check_min_samples_leaf(min_samples_leaf)
         self.max_features = max_features
         self.max_bins = check_max_bins(max_bins)
-        if rng is None and (splitter in ("random", RANDOM_TREE) or max_features is not None):
+        if rng is None and (splitter == "random" or max_features is not None):
             raise ValueError(f"splitter={splitter!r} with max_features={max_features!r} "
                              "draws at random: give rng, a numpy.random.Generator")
         self.rng = rng
@@ -149,9 +149,6 @@ class Finder:
             return histogram_split(data, Y, self.n_bins, self.criterion,
                                    self.min_samples_leaf, weights=weights,
                                    categories=categories)
-        if self.splitter == RANDOM_TREE:
-            raise ValueError("random decision trees draw a whole level at once: grow them "
-                             "with builder='level_wise'")
         return random_split(data, Y, self.rng, self.criterion, self.min_samples_leaf,
                             weights)
 
@@ -234,7 +231,7 @@ def best_split(X, y, splitter="cumsum", *, criterion="squared_error", min_sample
     return exact_split(X, Y, criterion, min_samples_leaf, splitter, sample_weight)
 
 
-__all__ = ["Categories", "Finder", "NODE_VALUES", "RANDOM_TREE", "SCORERS", "SPLITTERS",
-           "best_split", "candidate_cuts", "check_splitter", "cumsum_gains", "exact_split",
+__all__ = ["Categories", "Finder", "NODE_VALUES", "SCORERS", "SPLITTERS", "best_split",
+           "candidate_cuts", "check_splitter", "cumsum_gains", "exact_split",
            "feature_groups", "feature_scores", "histogram_gains", "histogram_split",
            "median_gains", "node_histograms", "random_split", "threshold_gains"]

@@ -30,12 +30,15 @@ depth_first  depth first, with a stack (scikit-learn's)     any
 best_first   the most useful split first, from a heap       any (needed for
                                                             ``max_leaf_nodes``)
 level_wise   all the nodes of a level at once, vectorized   "cumsum" or "hist", every
-                                                            feature searched; and
-                                                            "random_tree"
+                                                            feature searched
 ============ ============================================== ===========================
 
 All of them grow the same tree from the same finder when the stopping rules do not
 depend on the order (no ``max_leaf_nodes``); they number its nodes differently.
+
+Random decision trees search nothing, so they take no finder: ``grow_random_tree(X, Y,
+RandomTreeRule(criterion, rng=..., min_samples_leaf=...), rules)`` draws a random feature
+and threshold for every node of a level at once (``treelib.growth.random_trees``).
 """
 
 from dataclasses import dataclass
@@ -49,7 +52,7 @@ from treelib.growth.boosting_histograms import BinnedData
 from treelib.growth.depth_first import grow_depth_first, grow_recursive, recursion_depth_limit
 from treelib.growth.level_wise import grow_level_wise_exact, partition, partition_plan
 from treelib.growth.level_wise_hist import grow_level_wise_hist
-from treelib.growth.random_trees import grow_random_tree
+from treelib.growth.random_trees import RandomTreeRule, grow_random_tree
 from treelib.growth.rules import StoppingRules
 from treelib.growth.threads import check_n_jobs, feature_chunks
 from treelib.options import check
@@ -72,16 +75,13 @@ def grow_level_wise(data, Y, finder, rules, counter=None, weights=None, level=No
     """Grow all the nodes of a level at once: the exact scan of ``finder.splitter ==
     "cumsum"`` (``treelib.growth.level_wise``), histograms with the subtraction trick for
     ``"hist"`` (``treelib.growth.level_wise_hist``), every feature of every node, searched
-    as ``level`` (``LevelOptions``) says; or a random decision tree for ``"random_tree"``
-    (``treelib.growth.random_trees``).  Costs: see each grower."""
+    as ``level`` (``LevelOptions``) says.  Costs: see each grower."""
     level = level or LevelOptions()
     n_jobs = check_n_jobs(level.n_jobs)
     some = finder.max_features is not None and finder.max_features < data.shape[1]
     check(builder="level_wise", splitter=finder.splitter, criterion=finder.criterion,
           max_features=finder.max_features if some else None,
           max_leaf_nodes=rules.max_leaf_nodes, categorical=finder.categories is not None)
-    if finder.splitter == "random_tree":
-        return grow_random_tree(data, Y, finder, rules, counter, weights)
     if finder.splitter == "cumsum":
         return grow_level_wise_exact(data, Y, finder, rules, counter, weights, n_jobs=n_jobs)
     return grow_level_wise_hist(data, Y, finder, rules, counter, weights, n_jobs=n_jobs,
@@ -140,7 +140,8 @@ def without_zero_weights(data, Y, weights):
     return data[keep], Y[keep], weights[keep]
 
 
-__all__ = ["GROWERS", "LevelOptions", "StoppingRules", "check_builder", "grow", "grow_best_first",
-           "grow_depth_first", "grow_level_wise", "grow_random_tree", "grow_recursive"]
+__all__ = ["GROWERS", "LevelOptions", "RandomTreeRule", "StoppingRules", "check_builder", "grow",
+           "grow_best_first", "grow_depth_first", "grow_level_wise", "grow_random_tree",
+           "grow_recursive"]
 __all__ += ["BinnedData", "BoostingRules", "feature_chunks", "goss_sample",
             "grow_boosting_tree", "partition", "partition_plan", "recursion_depth_limit"]

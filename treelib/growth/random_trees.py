@@ -29,17 +29,45 @@ grows with the number of features: chapter 12 measures 2.75x the time for 8x the
 features.  Seed article 001's O(m d n) holds in n and d, not independently of f.
 """
 
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass
 
 import numpy as np
 
-from treelib.criteria import node_statistics
+from treelib.criteria import check_criterion, node_statistics
+from treelib.options import check
 from treelib.segments import segment_ids, segment_starts
 from treelib.split import midpoint
 from treelib.tree import LEFT, MISSING, RIGHT, TreeRecorder
+from treelib.validation import check_min_samples_leaf
 
 #: Draws of a random feature before a node's features are checked all at once.
 FEATURE_DRAWS = 8
+
+
+@dataclass(frozen=True)
+class RandomTreeRule:
+    """How a random decision tree draws its nodes: it searches nothing, so it needs no
+    ``treelib.finders.Finder``.
+
+    ``criterion`` names the impurity the tree records, ``"gini"`` or ``"squared_error"``
+    (it chooses nothing); ``rng`` (a ``numpy.random.Generator``) draws every feature and
+    threshold; ``min_samples_leaf`` is the least number of training samples for which a
+    child is created (a node is split only if it holds at least twice as many).  Checked
+    when created (a ValueError names the problem).  O(1).
+    """
+
+    criterion: str
+    _: KW_ONLY
+    rng: np.random.Generator
+    min_samples_leaf: int = 1
+
+    def __post_init__(self):
+        check_criterion(self.criterion)
+        check(splitter="random_tree", criterion=self.criterion)
+        check_min_samples_leaf(self.min_samples_leaf)
+        if not isinstance(self.rng, np.random.Generator):
+            raise ValueError("random decision trees draw at random: give rng, a "
+                             f"numpy.random.Generator; got {self.rng!r}")
 
 
 @dataclass
@@ -58,16 +86,19 @@ class ActiveNodes:
                            counts=self.counts[mask])
 
 
-def grow_random_tree(X, Y, finder, rules, counter=None, weights=None):
+def grow_random_tree(X, Y, rule, rules, counter=None, weights=None):
     """Grow one random decision tree, level by level.
 
     ``X`` (n, f) holds the features, NaN marking a missing value; ``Y`` (n, k) the
     per-sample statistics whose means the nodes keep (the one-hot classes, or the target
-    as one column); ``finder`` a ``"random_tree"`` finder: its ``rng`` draws every
-    feature and threshold, its ``min_samples_leaf`` is the least number of training
-    samples for which a child is created (a node is split only if it holds at least
-    twice as many), and its criterion names the impurity the tree records.  ``rules
-    .max_depth`` limits the depth.  Nodes are numbered breadth first.
+    as one column); ``rule`` a ``RandomTreeRule``: its ``rng`` draws every feature and
+    threshold, its ``min_samples_leaf`` is the least number of training samples for which
+    a child is created (a node is split only if it holds at least twice as many), and its
+    criterion names the impurity the tree records.  ``rules.max_depth`` limits the depth
+    (``rules.max_leaf_nodes`` must be None).  ``counter`` (a ``GrowthCounter``) records
+    the nodes drawn; ``weights`` (n,) optional sample weights, a weight of 0 the same as
+    leaving the sample out (as in ``treelib.growth.grow``).  Nodes are numbered breadth
+    first.
 
     Per level, with n_d samples in the nodes that may split: O(n_d) to draw a feature per
     node (more where few features vary, ``draw_features``), O(n_d) to draw the
@@ -75,32 +106,38 @@ def grow_random_tree(X, Y, finder, rules, counter=None, weights=None):
     children's statistics, plus the stable sort that groups the samples by child
     (``split_level``).  O(depth) Python iterations.
     """
+    if not isinstance(rule, RandomTreeRule):
+        raise ValueError(f"grow_random_tree needs a RandomTreeRule; got {rule!r}")
+    check(builder="level_wise", splitter="random_tree", max_leaf_nodes=rules.max_leaf_nodes)
+    if weights is not None and not np.all(weights > 0):
+        keep = np.asarray(weights) > 0
+        X, Y, weights = X[keep], Y[keep], weights[keep]
     tree = TreeRecorder()
-    root = node_statistics(Y, [len(Y)], finder.criterion, weights)
+    root = node_statistics(Y, [len(Y)], rule.criterion, weights)
     level = ActiveNodes(
         node_ids=tree.add_nodes(root.value, root.impurity, [len(Y)], weight=root.weight),
         samples=np.arange(len(Y)), counts=np.array([len(Y)]))
     depth = 0
     while rules.max_depth is None or depth < rules.max_depth:
-        level, feature = nodes_to_split(X, level, finder)
+        level, feature = nodes_to_split(X, level, rule)
         if level is None:
             break
         if counter is not None:
             counter.searched(depth, len(level.counts), len(level.samples))
-        level = split_level(X, (Y, weights), level, feature, finder, tree)
+        level = split_level(X, (Y, weights), level, feature, rule, tree)
         depth += 1
     return tree.finish()
 
 
-def nodes_to_split(X, level, finder):
+def nodes_to_split(X, level, rule):
     """The nodes of ``level`` that split, and the feature each draws: those with at least
-    twice ``finder.min_samples_leaf`` samples and a feature that varies in them
+    twice ``rule.min_samples_leaf`` samples and a feature that varies in them
     (``draw_features``).  ``(None, None)`` when no node splits.  O(n_d), more where few
     features vary."""
-    level = level.keep(level.counts >= 2 * finder.min_samples_leaf)
+    level = level.keep(level.counts >= 2 * rule.min_samples_leaf)
     if len(level.counts) == 0:
         return None, None
-    feature = draw_features(X, level.samples, level.counts, finder.rng)
+    feature = draw_features(X, level.samples, level.counts, rule.rng)
     varies = feature >= 0
     level = level.keep(varies)
     if len(level.counts) == 0:
@@ -108,27 +145,27 @@ def nodes_to_split(X, level, finder):
     return level, feature[varies]
 
 
-def split_level(X, targets, level, feature, finder, tree):
+def split_level(X, targets, level, feature, rule, tree):
     """Split every node of ``level`` on its drawn ``feature`` at a random threshold
     (``draw_thresholds``) and record the splits and the children in ``tree``: a child,
     ``x <= threshold``, ``x > threshold`` or ``x`` missing, is created when at least
-    ``finder.min_samples_leaf`` samples reach it; its statistics come from ``targets`` =
+    ``rule.min_samples_leaf`` samples reach it; its statistics come from ``targets`` =
     (Y, weights).  Returns the children as the next ``ActiveNodes``.  O(n_d k) plus the
     stable sort that groups the samples by child."""
     Y, weights = targets
     segment = segment_ids(level.counts)
     values = X[level.samples, feature[segment]]
-    threshold = draw_thresholds(values, level.counts, finder.rng)
+    threshold = draw_thresholds(values, level.counts, rule.rng)
     branch = np.where(np.isnan(values), MISSING,
                       np.where(values <= threshold[segment], LEFT, RIGHT))
     key = 3 * segment + branch                              # (node, branch)
     child_counts = np.bincount(key, minlength=3 * len(level.counts))
-    created = child_counts >= finder.min_samples_leaf
+    created = child_counts >= rule.min_samples_leaf
     kept = created[key]
     order = np.argsort(key[kept], kind="stable")            # samples grouped by child
     samples = level.samples[kept][order]
     counts = child_counts[created]
-    child = node_statistics(Y[samples], counts, finder.criterion,
+    child = node_statistics(Y[samples], counts, rule.criterion,
                             None if weights is None else weights[samples])
     parents = np.repeat(level.node_ids, 3)[created]
     node_ids = tree.add_nodes(child.value, child.impurity, counts, parents,
