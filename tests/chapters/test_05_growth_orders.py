@@ -1,8 +1,9 @@
 """Chapter 5 ("Growth orders"): the chapter's plain recursive grower grows treelib's tree,
-its tree comparison agrees with the test suite's, and its claims about the three growth
-orders, the recursion limit and best-first growth hold.
+its best-first grower makes treelib's best-first splits in the same order, its tree
+comparison agrees with the test suite's, and its claims about the three growth orders, the
+recursion limit and best-first growth hold.
 
-The teaching cell (tag "teaching") and the chapter's helpers (tag "helpers") are loaded
+The teaching cells (tag "teaching") and the chapter's helpers (tag "helpers") are loaded
 from the notebook."""
 
 from dataclasses import fields
@@ -26,6 +27,7 @@ from treelib.tree import Tree
 
 NOTEBOOK = "05_growth_orders.ipynb"
 grow_tree = notebook_cells(NOTEBOOK)["grow_tree"]
+grow_best_first = notebook_cells(NOTEBOOK)["grow_best_first"]
 same_tree = notebook_cells(NOTEBOOK, tag="helpers")["same_tree"]
 FINDER = Finder("cumsum", "squared_error")
 ARRAYS = ["children_left", "children_right", "feature", "threshold", "n_node_samples"]
@@ -72,6 +74,75 @@ def test_grow_tree_grows_the_chapters_depth_3_tree(housing):
     assert len(table) == tree.node_count == 15
     for column in ARRAYS:
         np.testing.assert_array_equal(table[column].to_numpy(), getattr(tree, column))
+
+
+def expansion_order(tree):
+    """``(node, feature, threshold, left child, right child)`` of every split node of a
+    best-first tree, in the order the splits were made: split s creates nodes 2s + 1 and
+    2s + 2, so sorting by the left child's id gives the order."""
+    made = np.flatnonzero(tree.children_left != -1)
+    made = made[np.argsort(tree.children_left[made])]
+    return [(int(i), int(tree.feature[i]), float(tree.threshold[i]),
+             int(tree.children_left[i]), int(tree.children_right[i])) for i in made]
+
+
+def tied_data(seed):
+    """Integer features and targets (0 to 6, -3 to 3): many nodes whose best splits gain
+    exactly as much as another node's; sometimes a large offset or a constant feature."""
+    rng = np.random.default_rng(seed)
+    n, f = [2, 7, 30, 120][seed % 4], 1 + seed % 3
+    X = rng.integers(0, 7, size=(n, f)).astype(float)
+    if seed % 5 == 3:
+        X[:, 0] = 2.0
+    y = rng.integers(-3, 4, size=n).astype(float) + (1e8 if seed % 6 == 5 else 0.0)
+    return X, y
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_grow_best_first_makes_treelibs_splits_in_the_same_order(seed):
+    """The same splits in the same order of expansion (stronger than the same leaves), and
+    so the same node ids.  Ties in gain between leaves pop alike: treelib's heap entries
+    are (-gain, nodes created before, ...), and a node's id in the readable version is the
+    number of nodes created before it, with the gains bit for bit the same (the same
+    finder, cumsum on squared error, on the same rows in the same order)."""
+    X, y = tied_data(seed)
+    Y = target_statistics(y, "squared_error")
+    for leaves in [2, 3, 5, 8, 30]:
+        splits, sizes = grow_best_first(X, y, max_leaf_nodes=leaves)
+        tree = grow("best_first", X, Y, FINDER, StoppingRules(max_leaf_nodes=leaves))
+        assert [(int(a), int(b), float(c), int(d), int(e))
+                for a, b, c, d, e in splits] == expansion_order(tree)
+        np.testing.assert_array_equal(sizes, tree.n_node_samples)
+        assert tree.n_leaves == len(splits) + 1 <= leaves
+
+
+def test_equal_gains_pop_the_leaf_created_first():
+    """Two children with mirrored targets have best splits of exactly equal gain; with a
+    budget of 3 leaves both growers split the left one (created first), not the right."""
+    x = np.tile(np.arange(6.0), 2)
+    pattern = np.array([0.0, 1.0, 0.0, 3.0, 4.0, 3.0]) + 5.0
+    X = np.column_stack([np.repeat([0.0, 1.0], 6), x])
+    y = np.concatenate([pattern, -pattern])
+    halves = [np.arange(6), np.arange(6, 12)]
+    gains = [FINDER(X[h], target_statistics(y[h], "squared_error")).gain for h in halves]
+    assert gains[0] == gains[1] > 0                       # a tie, bit for bit
+    splits, _ = grow_best_first(X, y, max_leaf_nodes=3)
+    tree = grow("best_first", X, target_statistics(y, "squared_error"), FINDER,
+                StoppingRules(max_leaf_nodes=3))
+    assert [s[0] for s in splits] == [0, 1] == [s[0] for s in expansion_order(tree)]
+    assert tree.n_node_samples[1] == 6 and tree.feature[0] == 0
+
+
+def test_the_chapters_eight_leaf_heap(housing):
+    X, y = housing
+    rows = np.random.default_rng(0).choice(len(y), size=2000, replace=False)
+    splits, sizes = grow_best_first(X[rows], y[rows], max_leaf_nodes=8)
+    tree = grow("best_first", X[rows], target_statistics(y[rows], "squared_error"), FINDER,
+                StoppingRules(max_leaf_nodes=8))
+    assert len(splits) == 7 and [s[0] for s in splits] == [0, 1, 2, 4, 7, 9, 5]
+    assert [(int(a), int(b), float(c), int(d), int(e))
+            for a, b, c, d, e in splits] == expansion_order(tree)
+    np.testing.assert_array_equal(sizes, tree.n_node_samples)
 
 
 # --- the chapter's tree comparison --------------------------------------------------
