@@ -1,12 +1,14 @@
-"""Chapter 10 ("Histograms at scale"): the counts the chapter reads from
-``treelib.counters.GrowthCounter`` and the claims it makes about the subtraction trick and
-treelib's histogram grower hold.  No test looks at seconds: the chapter prints timings
-beside the committed benchmarks and never claims who wins."""
+"""Chapter 10 ("Histograms at scale"): the chapter's readable subtraction trick
+(``histogram``, ``children_histograms``, tag "teaching") gives the counted histograms and
+treelib's, the counts the chapter reads from ``treelib.counters.GrowthCounter`` and the
+claims it makes about the subtraction trick and treelib's histogram grower hold.  No test
+looks at seconds: the chapter prints timings beside the committed benchmarks and never
+claims who wins."""
 
 import numpy as np
 import pytest
 
-from tests.conftest import claim
+from tests.conftest import claim, notebook_cells
 from tests.reference import assert_same_tree
 from treelib.bench import california_split, load_results
 from treelib.binning import bin_features
@@ -17,6 +19,9 @@ from treelib.finders.histogram import node_histograms
 from treelib.growth import LevelOptions, StoppingRules, grow
 
 NOTEBOOK = "10_histograms_at_scale.ipynb"
+TEACHING = notebook_cells(NOTEBOOK)
+histogram, children_histograms = TEACHING["histogram"], TEACHING["children_histograms"]
+EPS = np.finfo(np.float64).eps
 
 
 def hist_tree(X, Y, max_depth=None, subtract=True, max_bins=255):
@@ -45,6 +50,102 @@ def training():
 @pytest.fixture(scope="module")
 def full_tree(training):
     return hist_tree(*training)
+
+
+# --- the readable subtraction trick ---------------------------------------------------
+
+
+def split_node(seed):
+    """A node of 2 to 300 samples, 1 to 3 features of 2 to 9 bins (some empty), targets
+    spread over many magnitudes (or small integers on a large offset), split at random
+    into two non-empty children."""
+    rng = np.random.default_rng(seed)
+    n, f, n_bins = [2, 5, 40, 300][seed % 4], 1 + seed % 3, 2 + seed % 8
+    codes = rng.integers(0, max(1, n_bins - seed % 2), size=(n, f)).astype(np.uint8)
+    if seed % 3 == 2:
+        y = rng.integers(-3, 4, size=n) + 1e6
+    else:
+        y = rng.normal(size=n) * 10.0 ** rng.integers(-6, 7, size=n)
+    goes_left = rng.random(n) < [0.5, 0.1, 0.9][seed % 3]
+    goes_left[0], goes_left[-1] = True, False
+    return codes, y, goes_left, n_bins
+
+
+def rounding_bound(codes, y, n_bins):
+    """How far a subtracted sum of a bin may be from the counted one: 2 n EPS times the
+    parent's sum of |y| in the bin (n its samples in the bin).  Each of the three sums
+    (parent, smaller child, larger child counted) adds its bin's terms one after another
+    (``np.bincount``), so it is off by at most (m - 1) u times its bin's sum of |y|, at most
+    the parent's (u = EPS / 2 the unit roundoff), and the subtraction adds one rounding:
+    at most 3 n u = 1.5 n EPS in all.  Counts are integers and subtract exactly."""
+    counts, abs_sums = histogram(codes, np.abs(y), n_bins)
+    return 2 * counts * EPS * abs_sums
+
+
+@pytest.mark.parametrize("seed", range(16))
+def test_the_subtracted_histogram_is_the_counted_one(seed):
+    codes, y, goes_left, n_bins = split_node(seed)
+    parent = histogram(codes, y, n_bins)
+    left, right = children_histograms(parent, codes, y, goes_left, n_bins)
+    bound = rounding_bound(codes, y, n_bins)
+    smaller = goes_left if goes_left.sum() <= (~goes_left).sum() else ~goes_left
+    for got, rows in [(left, goes_left), (right, ~goes_left)]:
+        counts, sums = histogram(codes[rows], y[rows], n_bins)
+        np.testing.assert_array_equal(got[0], counts)             # counts exactly
+        assert np.all(np.abs(got[1] - sums) <= bound)             # sums to rounding
+        if rows is smaller:                                       # counted: bit for bit
+            np.testing.assert_array_equal(got[1], sums)
+
+
+@pytest.mark.parametrize("seed", range(16))
+def test_the_readable_histograms_are_treelibs_node_histograms(seed):
+    """``node_histograms`` adds a bin's samples in the same order (sample by sample), so
+    the parent's and the counted child's histograms are its own bit for bit; the
+    subtracted child's counts are too, its sums to the rounding bound."""
+    codes, y, goes_left, n_bins = split_node(seed)
+    parent = histogram(codes, y, n_bins)
+    sums, counts, _ = node_histograms(codes, y[:, None], n_bins)
+    np.testing.assert_array_equal(parent[0], counts)
+    np.testing.assert_array_equal(parent[1], sums[..., 0])
+    children = children_histograms(parent, codes, y, goes_left, n_bins)
+    smaller = 0 if goes_left.sum() <= (~goes_left).sum() else 1
+    for k, rows in enumerate([goes_left, ~goes_left]):
+        sums, counts, _ = node_histograms(codes[rows], y[rows, None], n_bins)
+        np.testing.assert_array_equal(children[k][0], counts)
+        if k == smaller:
+            np.testing.assert_array_equal(children[k][1], sums[..., 0])
+        else:
+            assert np.all(np.abs(children[k][1] - sums[..., 0])
+                          <= rounding_bound(codes, y, n_bins))
+
+
+def test_the_chapters_latitude_histograms_need_the_rounding_bound(training, full_tree):
+    """At the root of the training rows the subtracted sums are not the counted ones bit
+    for bit (the chapter prints False), but within the bound."""
+    X, Y = training
+    tree, _ = full_tree
+    codes = bin_features(X[:, [6]], max_bins=32)[0]
+    d = centered(Y[:, 0])
+    root_left = X[:, tree.feature[0]] <= tree.threshold[0]
+    left, right = children_histograms(histogram(codes, d, 32), codes, d, root_left, 32)
+    assert root_left.sum() > (~root_left).sum()             # the left child is subtracted
+    counts, sums = histogram(codes[root_left], d[root_left], 32)
+    np.testing.assert_array_equal(left[0], counts)
+    assert not np.array_equal(left[1], sums)
+    assert np.all(np.abs(left[1] - sums) <= rounding_bound(codes, d, 32))
+
+
+def test_the_grower_counts_what_the_readable_trick_counts(training):
+    """At depth 1 the grower, like ``children_histograms``, counts the root and the smaller
+    child of the root's split only: f (n + n_smaller) pairs, one histogram per feature
+    subtracted."""
+    X, Y = training
+    tree, counter = hist_tree(X, Y, 2, subtract=True)
+    n_smaller = min(tree.n_node_samples[tree.children_left[0]],
+                    tree.n_node_samples[tree.children_right[0]])
+    f = X.shape[1]
+    assert counter.histogram_pairs == f * (len(Y) + n_smaller)
+    assert counter.subtracted_histograms == f
 
 
 def test_the_levels_of_the_full_tree(full_tree):
