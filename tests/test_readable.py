@@ -20,11 +20,14 @@ naive O(n^2) split         03  naive_scores (6)               finders.SCORERS["n
 running-sum scan           03  scan_scores (11)               finders.SCORERS["scan"]           here
 cumsum scan                03  cumsum_scores (6)              finders.SCORERS["cumsum"]         here
 depth-first growth         05  grow_tree (20)                 growth.grow("recursive")          ch.
+best-first growth          05  grow_best_first (18)           growth.grow("best_first")         ch.
 level-wise running sums    06  padded_cumsum (6)              segments.segmented_cumsum         here
 level-wise partition       06  stable_partition (4)           growth.partition, partition_plan  here
 Gini and entropy gains     07  class_count_gains (30),        finders.threshold_gains           here
                                distinct_value_gini (12)
 histogram split            09  bin_cut_gains (14)             finders.histogram_gains           here
+subtraction trick          10  children_histograms (9),       finders.node_histograms,          ch.
+                               histogram (5)                  the grower's GrowthCounter
 random thresholds          11  random_split_by_loop (30)      finders.random_split              here
 routing a row (prediction) 12  route (15)                     Tree.apply                        ch.
 Newton gain on (g, h)      13  newton_gain (7),               gains.gain_from_sums("newton"),   ch.
@@ -45,10 +48,8 @@ histograms of row parts    18  part_histogram (5),            the histogram grow
 merging value counts       18  merge_value_counts (6)         sketch.merged_counts              ch.
 ========================== === ============================== ================================= ====
 
-Not yet covered (no readable version in a chapter): the subtraction trick (chapter 10
-computes parent minus sibling in a cell but defines no teaching function), the random
-decision tree's node rule (chapter 12 shows routing, not growth), best-first growth
-(chapter 5 grows depth first only), fixed-point sums (chapter 18 calls
+Not yet covered (no readable version in a chapter): the random decision tree's node rule
+(chapter 12 shows routing, not growth), fixed-point sums (chapter 18 calls
 ``treelib.fixed_point``) and merging quantile sketches (chapter 18's exercise merges exact
 value counts, not ``sketch.merge``).  Longer than about 25 lines: ``class_count_gains``
 (30: both criteria at once) and ``random_split_by_loop`` (30).
@@ -85,10 +86,19 @@ CHAPTER_TESTS = {
     'scan_scores': ('test_03', []),
     'cumsum_scores': ('test_03', []),
     'grow_tree': ('test_05', ['test_grow_tree_grows_the_arrays_of_the_recursive_grower']),
+    'grow_best_first': ('test_05', [
+        'test_grow_best_first_makes_treelibs_splits_in_the_same_order',
+        'test_equal_gains_pop_the_leaf_created_first',
+    ]),
     'padded_cumsum': ('test_06', ['test_padded_cumsum_is_segmented_cumsum_bit_for_bit']),
     'stable_partition': ('test_06', ['test_stable_partition_is_treelibs_partition']),
     'class_count_gains': ('test_07', ['test_class_count_gains_equals_threshold_gains']),
     'bin_cut_gains': ('test_09', ['test_bin_cut_gains_equal_histogram_gains']),
+    'children_histograms': ('test_10', [
+        'test_the_subtracted_histogram_is_the_counted_one',
+        'test_the_readable_histograms_are_treelibs_node_histograms',
+        'test_the_grower_counts_what_the_readable_trick_counts',
+    ]),
     'random_split_by_loop': ('test_11', ['test_the_loop_is_random_split']),
     'route': ('test_12', ['test_route_answers_as_apply']),
     'newton_gain': ('test_13', [
@@ -146,7 +156,7 @@ def teaching_functions(name):
 
 def test_the_table_has_every_row():
     rows = table_rows()
-    assert len(rows) == 24 and all(functions for _, functions, _ in rows)
+    assert len(rows) == 26 and all(functions for _, functions, _ in rows)
     assert sorted(functions[0] for _, functions, _ in rows) == sorted(CHAPTER_TESTS)
 
 
