@@ -1,11 +1,12 @@
 """Which of the estimators' options combine: one table, declared once.
 
-Every estimator's ``fit`` (and ``treelib.finders.Finder``, ``treelib.growth.grow_level_wise``)
-calls ``check`` with the options it was given; ``check`` raises one ValueError that names
-the options that clash, their values and the reason.  ``RULES`` is the table: a row says
-that some values of two (or three) options do not combine, or, with ``allowed``, that a
-pair one might doubt does, and why.  ``render_matrix`` writes it as the markdown matrix of
-the README and of the book's page "Which options combine".
+Every estimator's ``fit`` (and ``treelib.finders.Finder``,
+``treelib.growth.grow_level_wise``, ``treelib.growth.RandomTreeRule``) calls ``check`` with
+the options it was given; ``check`` raises one ValueError that names the options that clash,
+their values and the reason.  ``RULES`` is the table: a row says that some values of two (or
+three) options do not combine, or, with ``allowed``, that a pair one might doubt does, and
+why.  ``render_matrix`` writes it as the markdown matrix of the README and of the book's
+page "Which options combine".
 
 The options are the estimators' choices that interact, each reduced to the values that
 matter (``value``): ``max_features`` is "all" or "some" (fewer than the features),
