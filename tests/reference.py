@@ -13,7 +13,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from treelib.gains import EPS, gain_rounding_bound, xlogx
+from treelib.gains import EPS, BoundTerms, gain_rounding_bound, xlogx
 from treelib.split import midpoint
 from treelib.tree import TREE_LEAF, TREE_UNDEFINED, Tree
 
@@ -175,7 +175,7 @@ def identity_bound(y_node, goes_left, criterion, weights=None):
     abs_total = None if counts else np.array([float(sum(map(abs, c))) for c in columns])
     bound = float(gain_rounding_bound(sum_left, float(n_left) if weights is None else w_left,
                                       total, float(n) if weights is None else w_total,
-                                      criterion, abs_total, n_terms=n))
+                                      criterion, abs_total, terms=BoundTerms(n_terms=n)))
     if criterion == "squared_error" and 0 < n_left < n:
         # The library's bound is first order in the sums' error e (it takes the slope of
         # the gain from treelib's float sums); from the exact sums the slope can be 0 (a

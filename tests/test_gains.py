@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 from tests.reference import exact_split_gain
-from treelib.gains import gain_from_sums, gain_rounding_bound, score_cuts
+from treelib.gains import BoundTerms, gain_from_sums, gain_rounding_bound, score_cuts
 
 WEIGHTS = st.sampled_from([0.5, 1.0, 1.25, 2.0, 3.0])
 
@@ -50,8 +50,7 @@ def test_poisson_gain_is_the_deviance_removed_within_its_bound(cut):
     sum_left, w_left, total, w_total, abs_total = sums(y * weights, weights, goes_left)
     positive = (y > 0).astype(np.float64)                  # counts of positive targets
     counts = np.array([positive[goes_left].sum()]), np.array([positive.sum()])
-    gain = gain_from_sums(sum_left, w_left, total, w_total, "poisson", positives_left=counts[0],
-                          positives=counts[1])
+    gain = gain_from_sums(sum_left, w_left, total, w_total, "poisson", positives=counts)
     if not y[goes_left].any() or not y[~goes_left].any():
         # a child without counts would predict 0: never a candidate
         assert gain == -np.inf
@@ -60,7 +59,7 @@ def test_poisson_gain_is_the_deviance_removed_within_its_bound(cut):
                           np.concatenate([abs_total, counts[1]]))[0] == -np.inf
         return
     bound = gain_rounding_bound(sum_left, w_left, total, w_total, "poisson", abs_total,
-                                n_terms=len(y))
+                                terms=BoundTerms(n_terms=len(y)))
     exact = exact_split_gain(y, goes_left, "poisson", w)
     assert abs(Fraction(float(gain)) - exact) <= Fraction(float(bound))
     assert exact >= 0               # the deviance is convex: a split never adds to it
@@ -76,15 +75,15 @@ def test_a_poisson_child_of_zeros_is_told_by_its_count_not_its_sum():
     # rates summing to 1.0000000000000002 left, 1.0 in all: the right child's sum is
     # -2e-16 (or +1e-16 in another order), its count of positive targets exactly 0
     left, total = np.array([0.1 + 0.2 + 0.7]), np.array([1.0])
-    counts = {"positives_left": np.array([3.0]), "positives": np.array([3.0])}
-    assert gain_from_sums(left, 3.0, total, 4.0, "poisson", **counts) == -np.inf
+    counts = np.array([3.0]), np.array([3.0])            # (positives_left, positives)
+    assert gain_from_sums(left, 3.0, total, 4.0, "poisson", positives=counts) == -np.inf
     # the finders' statistics (``score_cuts``): sums, then counts
     assert score_cuts(np.array([left[0], 3.0]), 3.0, np.array([1.0, 3.0]), 4.0,
                       "poisson", np.array([1.0, 3.0]))[0] == -np.inf
     # one positive target right, however small its sum: a candidate
-    counts = {"positives_left": np.array([3.0]), "positives": np.array([4.0])}
+    counts = np.array([3.0]), np.array([4.0])
     left, total = np.array([1.0]), np.array([1.0 + 1e-300])
-    assert np.isfinite(gain_from_sums(left, 3.0, total, 4.0, "poisson", **counts))
+    assert np.isfinite(gain_from_sums(left, 3.0, total, 4.0, "poisson", positives=counts))
 
 
 # --- Newton ------------------------------------------------------------------------------------
@@ -102,7 +101,8 @@ def test_newton_gain_of_squared_loss_is_the_squared_error_gain(cut, prediction):
     g = (prediction - y) * weights
     G_L, H_L, G, H, abs_G = sums(g, weights, goes_left)
     gain = gain_from_sums(G_L, H_L, G, H, "newton")
-    bound = gain_rounding_bound(G_L, H_L, G, H, "newton", abs_G, n_terms=len(y))
+    bound = gain_rounding_bound(G_L, H_L, G, H, "newton", abs_G,
+                                terms=BoundTerms(n_terms=len(y)))
     exact = exact_split_gain(y, goes_left, "squared_error", w)
     assert abs(Fraction(float(gain)) - exact) <= Fraction(float(bound))
 
@@ -127,7 +127,8 @@ def test_newton_gain_with_l2_is_its_formula(cut, l2):
     h = np.ones(len(g)) if h is None else h
     G_L, H_L, G, H, abs_G = sums(g, h, goes_left)
     gain = gain_from_sums(G_L, H_L, G, H, "newton", l2=l2)
-    bound = gain_rounding_bound(G_L, H_L, G, H, "newton", abs_G, n_terms=len(g), l2=l2)
+    bound = gain_rounding_bound(G_L, H_L, G, H, "newton", abs_G,
+                                terms=BoundTerms(n_terms=len(g), l2=l2))
     exact = exact_newton_gain(g, h, goes_left, l2)
     assert abs(Fraction(float(gain)) - exact) <= Fraction(float(bound))
 
@@ -162,7 +163,36 @@ def test_entropy_gain_with_weights_below_one_is_within_its_bound(cut, small):
     w_left, w_total = float(np.sum(w[goes_left])), float(np.sum(w))
     gain = gain_from_sums(sum_left, w_left, total, w_total, "entropy")
     bound = gain_rounding_bound(sum_left, w_left, total, w_total, "entropy", total,
-                                n_terms=len(y))
+                                terms=BoundTerms(n_terms=len(y)))
     assert bound >= 0
     exact = exact_split_gain(y, goes_left, "entropy", w)
     assert abs(Fraction(float(gain)) - exact) <= Fraction(float(bound))
+
+
+# --- arguments ---------------------------------------------------------------------------------
+
+
+def test_the_bound_adds_up_n_terms_and_l2_as_its_terms_say():
+    # the sums' part grows with the number of samples summed; l2 shrinks the terms
+    args = (np.array([-3.0]), 2.0, np.array([0.0]), 4.0, "newton", np.array([6.0]))
+    few, many = (gain_rounding_bound(*args, terms=BoundTerms(n_terms=n)) for n in (4, 40))
+    assert many > few > 0
+    assert gain_rounding_bound(*args) == few              # None: n = w = 4
+    assert gain_rounding_bound(*args, terms=BoundTerms(n_terms=4, l2=1.0)) < few
+
+
+@pytest.mark.parametrize("call, problem", [
+    (lambda: gain_from_sums(np.array([1.0]), 1.0, np.array([2.0]), 2.0, "squared_error",
+                            positives=(np.array([1.0]), np.array([2.0]))), "positives"),
+    (lambda: gain_from_sums(np.array([1.0]), 1.0, np.array([2.0]), 2.0, "poisson",
+                            positives=(np.array([1.0]),)), "positives"),
+    (lambda: gain_from_sums(np.array([1.0, 0.0]), 1.0, np.array([1.0, 1.0]), 2.0, "entropy",
+                            sum_right=np.array([0.0, 1.0])), "sum_right"),
+    (lambda: gain_rounding_bound(np.array([1.0]), 1.0, np.array([0.0]), 2.0, "squared_error",
+                                 np.array([2.0]), None, 2), "terms"),
+    (lambda: BoundTerms(n_terms=3, l2=-1.0), "l2"),
+    (lambda: BoundTerms(l2=float("nan")), "l2"),
+])
+def test_bad_arguments_are_refused_by_name(call, problem):
+    with pytest.raises(ValueError, match=problem):
+        call()

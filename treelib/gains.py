@@ -8,6 +8,8 @@ rest).  Each formula of the book is written here once.  Costs: O(k) per cut for 
 statistics.
 """
 
+from dataclasses import dataclass
+
 import numpy as np
 
 #: Unit of the rounding bounds (``gain_rounding_bound``): the spacing of floats at 1.
@@ -52,7 +54,7 @@ def poisson_has_counts(positives_left, positives):
 
 
 def gain_from_sums(sum_left, w_left, total, w, criterion, l2=0.0, sum_right=None,
-                   **poisson_counts):
+                   positives=None):
     """Gain of cuts, ``W I(node) - W_L I(L) - W_R I(R)``, from the left child's sums.
 
     ``sum_left`` (..., k) holds the sums of the statistics over the left child of each
@@ -69,10 +71,10 @@ def gain_from_sums(sum_left, w_left, total, w, criterion, l2=0.0, sum_right=None
     - Poisson (half the Poisson deviance): ``S_L log(S_L/W_L) + S_R log(S_R/W_R) -
       S log(S/W)``, the terms ``sum y log y`` cancelling; a child without a positive
       target predicts no count at all and is not a candidate (-inf,
-      ``poisson_has_counts``), told by the keyword arguments ``positives_left`` and
-      ``positives`` (``poisson_counts``), the counts of positive targets of the left
-      child and the node (the finders' statistics hold them: ``split_statistics``), else
-      by the sums (exact only for integer counts);
+      ``poisson_has_counts``), told by ``positives``, the pair ``(positives_left,
+      positives)`` of the counts of positive targets of the left child (..., k) and of
+      the node (the finders' statistics hold them: ``split_statistics``), or, None, by
+      the sums (exact only for integer counts);
     - Newton (gradient boosting): the sums are of gradients G, the weights of hessians
       H, and the gain is the decrease of the second-order loss,
       ``G_L**2/(H_L + l2) + G_R**2/(H_R + l2) - G**2/(H + l2)``: the variance-to-sum
@@ -84,16 +86,21 @@ def gain_from_sums(sum_left, w_left, total, w, criterion, l2=0.0, sum_right=None
     sum_left`` (the fixed-point growers, ``treelib.growth.fixed_point_tree``: each side made one
     float from fixed-point sums); squared error, Gini and Newton only.
 
-    A cut with an empty side gives inf or nan: callers mask those.  O(k) per cut.
+    A cut with an empty side gives inf or nan: callers mask those.  ``positives`` for
+    another criterion than Poisson, or not a pair, ``sum_right`` for entropy or Poisson:
+    ValueError.  O(k) per cut.
     """
-    unknown = set(poisson_counts) - {"positives_left", "positives"}
-    if unknown:
-        raise TypeError(f"gain_from_sums() got unexpected keyword arguments {sorted(unknown)}")
+    if positives is not None and (criterion != "poisson" or len(positives) != 2):
+        raise ValueError("positives must be None or, for criterion 'poisson' only, the pair "
+                         f"(positives_left, positives); got {type(positives).__name__} "
+                         f"with criterion {criterion!r}")
+    if sum_right is not None and criterion in ("entropy", "poisson"):
+        raise ValueError(f"sum_right is for squared error, Gini and Newton, not {criterion!r}")
     sum_left, total = np.asarray(sum_left, np.float64), np.asarray(total, np.float64)
     if criterion == "entropy":
         return _entropy_gain(sum_left, w_left, total, w)
     if criterion == "poisson":
-        return _poisson_gain(sum_left, w_left, total, w, **poisson_counts)
+        return _poisson_gain(sum_left, w_left, total, w, positives)
     return _squares_gain(sum_left, w_left, total, w, l2, sum_right)
 
 
@@ -105,12 +112,12 @@ def _entropy_gain(sum_left, w_left, total, w):
                                                                          total - sum_left)
 
 
-def _poisson_gain(sum_left, w_left, total, w, positives_left=None, positives=None):
+def _poisson_gain(sum_left, w_left, total, w, positives):
     """``gain_from_sums`` for Poisson; -inf where a child holds no positive target
-    (``positives_left``, ``positives``: the exact counts; None: the sums).  O(k) per
-    cut."""
-    if positives_left is None:         # exact only if the sums are: integer counts
-        positives_left, positives = sum_left, total
+    (``positives``: the exact counts ``(positives_left, positives)``; None: the sums).
+    O(k) per cut."""
+    # None: exact only if the sums are, integer counts
+    positives_left, positives = (sum_left, total) if positives is None else positives
     # a child with counts whose sum S - S_L rounds to 0 or below: S log S -> 0
     sum_right = np.maximum(total - sum_left, 0.0)
     positive = poisson_has_counts(positives_left, positives)
@@ -142,8 +149,24 @@ def _squares_gain(sum_left, w_left, total, w, l2, sum_right):
             - np.sum(total * total, axis=-1) / w)
 
 
+@dataclass(frozen=True)
+class BoundTerms:
+    """What ``gain_rounding_bound`` needs besides the sums: ``n_terms``, the number of
+    samples added into each sum (a number, or an array broadcast against the cuts; None:
+    the node's weight ``w``, the number of samples without sample weights), and Newton's
+    ``l2`` (a number), the L2 regularisation added to every weight of its formula (0 for
+    the other criteria).  A negative or nan ``l2``: ValueError.  O(1)."""
+
+    n_terms: object = None
+    l2: float = 0.0
+
+    def __post_init__(self):
+        if not self.l2 >= 0:                       # a number: nan fails too
+            raise ValueError(f"BoundTerms: l2 must be >= 0, got {self.l2!r}")
+
+
 def gain_rounding_bound(sum_left, w_left, total, w, criterion, abs_total=None, gain=None,
-                        **options):
+                        terms=None):
     """A bound on the rounding error of the gains that ``gain_from_sums`` computes.
 
     Two finders (or two machines) add the same samples in different orders, so an exact
@@ -164,33 +187,38 @@ def gain_rounding_bound(sum_left, w_left, total, w, criterion, abs_total=None, g
       error, ``|log(S_L W_R / (S_R W_L))|`` for Poisson), hence
       ``16 n EPS sum_k abs_total_k (slope)`` (the factor 16 also covers the centring, the
       weights' own sums and the histogram subtraction trick, see ``treelib.growth``).
-      n is the keyword argument ``n_terms``, the number of samples summed (``w`` when
-      None or not given).
+      n is ``terms.n_terms``, the number of samples summed (``w`` when None).
 
     Counts (Gini and entropy without weights) are exact, so only the first part applies
     (and no slope is computed).  ``gain``, if given, is ``gain_from_sums``'s result, from
     which the squared-error terms follow (their sum is the gain plus ``2 sum_k S_k**2 /
-    W``).  The keyword arguments (``options``) are ``n_terms`` and Newton's ``l2``
-    (default 0).  Same shapes as ``gain_from_sums``; O(k) per cut.
+    W``).  ``terms``: a ``BoundTerms``, ``n_terms`` and Newton's ``l2`` (None:
+    ``BoundTerms()``, n = w and l2 = 0; anything else: ValueError).  Same shapes as
+    ``gain_from_sums``; O(k) per cut.
     """
-    if set(options) - {"n_terms", "l2"}:
-        raise TypeError(f"gain_rounding_bound() got unexpected keyword arguments "
-                        f"{sorted(set(options) - {'n_terms', 'l2'})}")
+    if terms is None:
+        terms = _NO_TERMS
+    elif not isinstance(terms, BoundTerms):
+        raise ValueError(f"terms must be a BoundTerms(n_terms, l2) or None, got "
+                         f"{type(terms).__name__}")
     sum_left, total = np.asarray(sum_left, np.float64), np.asarray(total, np.float64)
     sums = (sum_left, w_left, total, w)
     with_slope = abs_total is not None
     if criterion == "entropy":
-        terms, slope = _entropy_terms(*sums, with_slope)
+        absolute, slope = _entropy_terms(*sums, with_slope)
     elif criterion == "poisson":
-        terms, slope = _poisson_terms(*sums, with_slope)
+        absolute, slope = _poisson_terms(*sums, with_slope)
     else:
-        terms, slope = _squares_terms(*sums, criterion, gain, options.get("l2", 0.0),
-                                      with_slope)
-    bound = 4 * EPS * terms
+        absolute, slope = _squares_terms(*sums, criterion, gain, terms.l2, with_slope)
+    bound = 4 * EPS * absolute
     if with_slope:
-        n = w if options.get("n_terms") is None else options["n_terms"]
+        n = w if terms.n_terms is None else terms.n_terms
         bound = bound + 16 * EPS * n * np.sum(np.asarray(abs_total) * slope, axis=-1)
     return bound
+
+
+#: ``gain_rounding_bound``'s default ``terms``: n = w, no L2.
+_NO_TERMS = BoundTerms()
 
 
 def _entropy_terms(sum_left, w_left, total, w, with_slope):
@@ -276,8 +304,9 @@ def score_cuts(sum_left, w_left, total, w, criterion, abs_total=None, n_terms=No
     abs_total = split_statistics(abs_total, criterion)[0]
     with np.errstate(divide="ignore", invalid="ignore"):
         gains = gain_from_sums(sum_left, w_left, total, w, criterion, l2,
-                               positives_left=positives_left, positives=positives)
+                               positives=None if positives is None else (positives_left,
+                                                                         positives))
         bounds = gain_rounding_bound(sum_left, w_left, total, w, criterion, abs_total,
-                                     gains, n_terms=n_terms, l2=l2)
+                                     gains, BoundTerms(n_terms, l2))
     both_sides = (w_left > 0) & (w_left < w) & np.isfinite(gains)
     return np.where(both_sides, gains, -np.inf), np.where(both_sides, bounds, 0.0)

@@ -14,7 +14,7 @@ from hypothesis.extra import numpy as hnp
 
 from tests.reference import tie_rule
 from treelib.counters import GrowthCounter
-from treelib.gains import bound_cap, gain_rounding_bound
+from treelib.gains import BoundTerms, bound_cap, gain_rounding_bound
 from treelib.growth.boosting_grower import BoostingRules, grow_boosting_tree, on_features
 from treelib.growth.boosting_histograms import (
     BinnedData,
@@ -81,7 +81,8 @@ def brute_force_cuts(codes, n_bins, g, h, rules):
                     continue
                 bound = gain_rounding_bound(np.array([g[left].sum()]), h_left,
                                             np.array([G]), H, "newton",
-                                            abs_total=np.array([A]), n_terms=len(g), l2=l2)
+                                            abs_total=np.array([A]),
+                                            terms=BoundTerms(n_terms=len(g), l2=l2))
                 candidates.append(((j, b, missing_left, n_left),
                                    exact_newton_gain(g, h, left, l2), float(bound)))
     return candidates

@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from treelib.criteria import node_statistics, one_hot
-from treelib.gains import gain_from_sums, gain_rounding_bound
+from treelib.gains import BoundTerms, gain_from_sums, gain_rounding_bound
 from treelib.growth.level_classes import children_statistics, class_blocks, class_scores
 from treelib.growth.level_cuts import best_cuts
 from treelib.growth.level_wise import Level
@@ -56,7 +56,7 @@ def plain_scores(level, classes, k, criterion, min_samples_leaf):
             total, w = level.nodes.totals[s], level.nodes.weight[s]
             gains = gain_from_sums(left[at], w_left[at], total, w, criterion)
             bounds = gain_rounding_bound(left[at], w_left[at], total, w, criterion, None,
-                                         gains, n_terms=count)
+                                         gains, BoundTerms(n_terms=count))
             result += [(j, s, a, g, b) for a, g, b in zip(at, gains, bounds)]
     return result
 

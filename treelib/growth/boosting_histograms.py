@@ -25,7 +25,7 @@ from typing import NamedTuple
 import numpy as np
 
 from treelib.finders.categorical import category_order
-from treelib.gains import EPS, gain_from_sums, gain_rounding_bound
+from treelib.gains import EPS, BoundTerms, gain_from_sums, gain_rounding_bound
 from treelib.split import MISSING_BIN, Candidates, tie_winners
 
 #: A feature whose most frequent bin holds at least this share of the rows is counted
@@ -333,7 +333,7 @@ def newton_candidates(gains, cuts, sums, l2):
         bounds = gain_rounding_bound(cuts.GL.reshape(-1)[flat][:, None],
                                      cuts.HL.reshape(-1)[flat], sums.G[s][:, None],
                                      sums.H[s], "newton", abs_total=sums.A[s][:, None],
-                                     gain=score, n_terms=sums.N[s], l2=l2)
+                                     gain=score, terms=BoundTerms(n_terms=sums.N[s], l2=l2))
         bounds[lone] = 0.0
         return bounds
 

@@ -13,7 +13,13 @@ import numpy as np
 
 from treelib.counters import GrowthCounter
 from treelib.criteria import NodeStatistics
-from treelib.gains import bound_cap, gain_from_sums, gain_rounding_bound, split_statistics
+from treelib.gains import (
+    BoundTerms,
+    bound_cap,
+    gain_from_sums,
+    gain_rounding_bound,
+    split_statistics,
+)
 from treelib.growth.level_histograms import feature_histograms, populated_bins
 from treelib.growth.sorted_codes import SortedRows, small_rows
 from treelib.split import Candidates
@@ -194,8 +200,8 @@ def scored(level, search, features, cuts, candidate=None):
     with np.errstate(divide="ignore", invalid="ignore"):
         gains = gain_from_sums(left_sums, w_left, np.take(totals, node, axis=0), w_node,
                                criterion,
-                               positives_left=positives_left,
-                               positives=None if positives is None else positives[node])
+                               positives=None if positives is None else (positives_left,
+                                                                         positives[node]))
     valid = np.isfinite(gains)
     if candidate is not None:
         valid &= candidate
@@ -210,7 +216,7 @@ def scored(level, search, features, cuts, candidate=None):
         return gain_rounding_bound(left_sums[at], w_left[at], totals[node[at]],
                                    nodes.weight[node[at]], criterion,
                                    None if abs_totals is None else abs_totals[node[at]],
-                                   gains[at], n_terms=level.counts[node[at]])
+                                   gains[at], BoundTerms(n_terms=level.counts[node[at]]))
 
     return Candidates(gains=gains, node=node, feature=column + features.start,
                       label=labels.astype(np.intp, copy=False),

@@ -38,7 +38,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from treelib.criteria import class_statistics
-from treelib.gains import bound_cap, gain_from_sums, gain_rounding_bound
+from treelib.gains import BoundTerms, bound_cap, gain_from_sums, gain_rounding_bound
 from treelib.growth.threads import CHUNK_VALUES, feature_chunks
 from treelib.segments import segment_ids, segment_starts
 from treelib.split import Candidates
@@ -134,7 +134,8 @@ def class_scores(level, classes, n_classes, block, criterion, min_samples_leaf, 
         else:
             left_at = left[at]
         return gain_rounding_bound(left_at, w_left[at], totals[node[at]], w_node[at],
-                                   criterion, None, gains[at], n_terms=counts[node[at]])
+                                   criterion, None, gains[at],
+                                   BoundTerms(n_terms=counts[node[at]]))
 
     return Candidates(gains=gains, node=node, feature=layout.row + block[0].start,
                       label=layout.offset, bounds_at=bounds_at,

@@ -35,7 +35,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from treelib.criteria import NodeStatistics, node_statistics
-from treelib.gains import bound_cap, gain_from_sums, gain_rounding_bound, split_statistics
+from treelib.gains import (
+    BoundTerms,
+    bound_cap,
+    gain_from_sums,
+    gain_rounding_bound,
+    split_statistics,
+)
 from treelib.growth.level_classes import children_statistics, class_blocks, class_scores
 from treelib.growth.level_cuts import best_cuts
 from treelib.growth.level_partition import partition, partition_plan, partition_rows
@@ -243,8 +249,8 @@ def cut_candidates(level, criterion, weighted, where, left_sums, w_left):
     abs_totals = split_statistics(nodes.abs_totals, criterion)[0]
     with np.errstate(divide="ignore", invalid="ignore"):
         gains = gain_from_sums(left_sums, w_left, totals[node], w_node, criterion,
-                               positives_left=positives_left,
-                               positives=None if positives is None else positives[node])
+                               positives=None if positives is None else (positives_left,
+                                                                         positives[node]))
     valid = np.isfinite(gains)
     if weighted:
         valid &= (w_left > 0) & (w_left < w_node)
@@ -254,7 +260,7 @@ def cut_candidates(level, criterion, weighted, where, left_sums, w_left):
         return gain_rounding_bound(left_sums[at], w_left[at], totals[node[at]],
                                    w_node[at], criterion,
                                    None if abs_totals is None else abs_totals[node[at]],
-                                   gains[at], n_terms=counts[node[at]])
+                                   gains[at], BoundTerms(n_terms=counts[node[at]]))
 
     return Candidates(gains=gains, node=node, feature=feature, label=label,
                       bounds_at=bounds_at,
