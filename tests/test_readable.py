@@ -30,6 +30,7 @@ subtraction trick          10  children_histograms (9),       finders.node_histo
                                histogram (5)                  the grower's GrowthCounter
 random thresholds          11  random_split_by_loop (30)      finders.random_split              here
 routing a row (prediction) 12  route (15)                     Tree.apply                        ch.
+random decision tree node  12  random_node_rule (23)          growth.grow_random_tree's root    ch.
 Newton gain on (g, h)      13  newton_gain (7),               gains.gain_from_sums("newton"),   ch.
                                newton_cut_gains (14)          the boosting grower's best split
 gradient boosting loop     13  boost (13)                     HistGradientBoostingRegressor     ch.
@@ -46,12 +47,14 @@ categorical: sort by mean  17  sorted_partition (10)          brute force over p
 histograms of row parts    18  part_histogram (5),            the histogram grower's root split ch.
                                best_bin (8)
 merging value counts       18  merge_value_counts (6)         sketch.merged_counts              ch.
+fixed-point sums           18  fixed_point_sum (5)            fixed_point.to_float of digits    ch.
 ========================== === ============================== ================================= ====
 
-Not yet covered (no readable version in a chapter): the random decision tree's node rule
-(chapter 12 shows routing, not growth), fixed-point sums (chapter 18 calls
-``treelib.fixed_point``) and merging quantile sketches (chapter 18's exercise merges exact
-value counts, not ``sketch.merge``).  Longer than about 25 lines: ``class_count_gains``
+Not yet covered (no readable version in a chapter): merging quantile sketches (chapter
+18's exercise merges exact value counts, not ``sketch.merge``).  ``fixed_point_sum`` equals
+``treelib.fixed_point``'s sum bit for bit on grids of two digits (at most 2**20 rows);
+with more digits ``to_float`` rounds once per digit, within one unit in the last place.
+Longer than about 25 lines: ``class_count_gains``
 (30: both criteria at once) and ``random_split_by_loop`` (30).
 """
 
@@ -101,6 +104,7 @@ CHAPTER_TESTS = {
     ]),
     'random_split_by_loop': ('test_11', ['test_the_loop_is_random_split']),
     'route': ('test_12', ['test_route_answers_as_apply']),
+    'random_node_rule': ('test_12', ['test_the_readable_rule_draws_treelibs_root']),
     'newton_gain': ('test_13', [
         'test_the_newton_step_and_gain_are_treelibs',
         'test_every_cut_of_a_feature_is_scored_as_the_grower_scores_it',
@@ -116,6 +120,8 @@ CHAPTER_TESTS = {
     'sorted_partition': ('test_17', ['test_sorting_by_the_mean_is_optimal_for_squared_error']),
     'part_histogram': ('test_18', ['test_the_best_bin_is_treelibs_root_split']),
     'merge_value_counts': ('test_18', []),
+    'fixed_point_sum': ('test_18', ['test_fixed_point_sum_is_treelibs',
+                                    'test_the_chapters_readable_sums_are_treelibs']),
 }
 #: The readable versions that may be longer than about 25 lines (see the docstring).
 LONGER = {"class_count_gains": 30, "random_split_by_loop": 30}
@@ -156,7 +162,7 @@ def teaching_functions(name):
 
 def test_the_table_has_every_row():
     rows = table_rows()
-    assert len(rows) == 26 and all(functions for _, functions, _ in rows)
+    assert len(rows) == 28 and all(functions for _, functions, _ in rows)
     assert sorted(functions[0] for _, functions, _ in rows) == sorted(CHAPTER_TESTS)
 
 

@@ -5,7 +5,11 @@ features that vary in each node are right, and the chapter's claims hold.
 branch and early stop; it must answer as ``Tree.apply`` does.  ``varying_shares`` (tagged
 "helpers") counts, level by level from the non-zeros of 0/1 data, the share of features
 that vary in every node a tree tried to split; it must match a count from each node's own
-rows.  ``toy_data`` (also "helpers") must be chapter 11's.  No test looks at seconds.
+rows.  ``toy_data`` (also "helpers") must be chapter 11's.  ``random_node_rule`` (tagged
+"teaching") draws one node's feature and threshold from a ``numpy.random.Generator`` in
+the order ``treelib.growth.random_trees`` does, so that with the same seed it picks the
+root's feature and threshold of ``grow_random_tree``'s tree exactly.  No test looks at
+seconds.
 """
 
 import numpy as np
@@ -25,7 +29,8 @@ from treelib.datasets import load_libsvm
 from treelib.growth import RandomTreeRule, StoppingRules, grow_random_tree
 
 NOTEBOOK = "12_random_decision_trees.ipynb"
-route = notebook_cells(NOTEBOOK)["route"]
+TEACHING = notebook_cells(NOTEBOOK)
+route, random_node_rule = TEACHING["route"], TEACHING["random_node_rule"]
 helpers = notebook_cells(NOTEBOOK, tag="helpers")
 toy_data, varying_shares = helpers["toy_data"], helpers["varying_shares"]
 
@@ -55,6 +60,43 @@ def test_route_answers_as_apply(seed):
     answered = tree.apply(X_new)
     assert [route(tree, x) for x in X_new] == answered.tolist()
     assert [route_one_by_one(tree, x) for x in X_new] == answered.tolist()
+
+
+def awkward_root(seed):
+    """2 to 40 rows of 1 to 30 features: most constant, some missing values (NaN), ties;
+    every fifth seed no feature varies, and with many constant features eight draws can
+    all miss (the rule's fallback)."""
+    rng = np.random.default_rng(seed)
+    n, f = int(rng.integers(2, 40)), int(rng.integers(1, 30))
+    X = rng.integers(0, 3, size=(n, f)).astype(float)
+    X[rng.random((n, f)) < 0.3] = np.nan
+    X[:, rng.random(f) < 0.7] = 1.0
+    if seed % 5 == 0:
+        X[:] = 2.0
+    return X
+
+
+def root_draws(seed):
+    """(readable rule, treelib's root) for the seed's awkward node; treelib's is None for a
+    leaf, and the two generators have the same seed."""
+    X = awkward_root(seed)
+    rule = RandomTreeRule("squared_error", rng=np.random.default_rng(seed + 1))
+    tree = grow_random_tree(X, np.zeros((len(X), 1)), rule, StoppingRules(max_depth=1))
+    treelib_root = None if tree.node_count == 1 else (tree.feature[0], tree.threshold[0])
+    return random_node_rule(X, np.random.default_rng(seed + 1)), treelib_root
+
+
+def test_the_readable_rule_draws_treelibs_root():
+    fallbacks = 0
+    for seed in range(400):
+        ours, theirs = root_draws(seed)
+        assert ours == theirs, seed
+        if ours is not None:                      # the threshold's bits, not only its value
+            assert np.float64(ours[1]).tobytes() == np.float64(theirs[1]).tobytes()
+        X = awkward_root(seed)
+        varying = np.fmax.reduce(X, axis=0) > np.fmin.reduce(X, axis=0)
+        fallbacks += 0 < varying.mean() < 0.25 and X.shape[1] > 8
+    assert fallbacks > 20                         # nodes where eight draws often miss
 
 
 def test_varying_shares_counts_each_nodes_own_rows():
