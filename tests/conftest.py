@@ -11,14 +11,19 @@ from hypothesis import HealthCheck, settings
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 
 
+def tagged_cells(name, tag="teaching"):
+    """The code cells of ``notebooks/<name>`` tagged ``tag``, in order.  O(cells)."""
+    notebook = nbformat.read(NOTEBOOKS / name, as_version=4)
+    return [c for c in notebook.cells
+            if c.cell_type == "code" and tag in c.get("metadata", {}).get("tags", [])]
+
+
 def notebook_cells(name, tag="teaching"):
     """Run the code cells of ``notebooks/<name>`` tagged ``tag`` and return their
     namespace.  A chapter marks the cells that define a teaching version of an
     algorithm with this tag; a test then checks that version against treelib."""
-    notebook = nbformat.read(NOTEBOOKS / name, as_version=4)
     namespace = {}
-    cells = [c for c in notebook.cells
-             if c.cell_type == "code" and tag in c.get("metadata", {}).get("tags", [])]
+    cells = tagged_cells(name, tag)
     if not cells:
         raise LookupError(f"{name} has no code cell tagged {tag!r}")
     for cell in cells:
@@ -198,14 +203,21 @@ def slow_reason(nodeid):
     return None
 
 
+def hypothesis_function(test):
+    """The function of ``test`` (a method's ``__func__``) if it is a hypothesis test, else
+    None.  O(1)."""
+    function = getattr(test, "__func__", test)          # a method's function
+    return function if getattr(function, "is_hypothesis_test", False) else None
+
+
 def cap_examples(test, most):
     """Let the hypothesis test function ``test`` run at most ``most`` examples, whatever its
     own @settings say, keeping its other settings.  No-op for other functions.  O(1).
 
     An explicit ``@settings(max_examples=...)`` overrides the loaded profile, so the "dev"
     profile alone would not shorten the ~130 tests that set one."""
-    function = getattr(test, "__func__", test)          # a method's function
-    if not getattr(function, "is_hypothesis_test", False):
+    function = hypothesis_function(test)
+    if function is None:
         return
     current = function._hypothesis_internal_use_settings
     if current.max_examples > most:
@@ -226,6 +238,5 @@ def pytest_collection_modifyitems(config, items):
         if dev and function is not None:
             cap_examples(function, DEV_EXAMPLES)
         collected.append((item.nodeid, item.get_closest_marker("slow") is not None,
-                          getattr(getattr(function, "__func__", function),
-                                  "is_hypothesis_test", False)))
+                          hypothesis_function(function) is not None))
     config.stash[COLLECTED] = collected

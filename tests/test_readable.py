@@ -62,11 +62,10 @@ import ast
 import re
 from pathlib import Path
 
-import nbformat
 import numpy as np
 import pytest
 
-from tests.conftest import NOTEBOOKS, notebook_cells
+from tests.conftest import NOTEBOOKS, notebook_cells, tagged_cells
 from treelib.criteria import node_statistics, one_hot, target_statistics
 from treelib.finders import (
     SCORERS,
@@ -150,13 +149,11 @@ def notebook_of(chapter):
 
 def teaching_functions(name):
     """``{function name: its number of lines}`` of the teaching cells of a notebook."""
-    notebook = nbformat.read(NOTEBOOKS / name, as_version=4)
     found = {}
-    for cell in notebook.cells:
-        if cell.cell_type == "code" and "teaching" in cell.metadata.get("tags", []):
-            for node in ast.parse(cell.source).body:
-                if isinstance(node, ast.FunctionDef):
-                    found[node.name] = node.end_lineno - node.lineno + 1
+    for cell in tagged_cells(name):
+        for node in ast.parse(cell.source).body:
+            if isinstance(node, ast.FunctionDef):
+                found[node.name] = node.end_lineno - node.lineno + 1
     return found
 
 
