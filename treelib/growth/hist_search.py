@@ -13,16 +13,9 @@ import numpy as np
 
 from treelib.counters import GrowthCounter
 from treelib.criteria import NodeStatistics
-from treelib.gains import (
-    BoundTerms,
-    bound_cap,
-    gain_from_sums,
-    gain_rounding_bound,
-    split_statistics,
-)
 from treelib.growth.level_histograms import feature_histograms, populated_bins
+from treelib.growth.level_wise import cut_candidates
 from treelib.growth.sorted_codes import SortedRows, small_rows
-from treelib.split import Candidates
 
 
 @dataclass
@@ -132,15 +125,13 @@ def feature_scores(level, search, features):
     for the p samples of the small ones."""
     dense = level.counts >= search.dense_min
     parts = []                   # (left sums, n_left, feature in group, node, bin)
-    candidate = None             # (else: which of them are candidates)
     if dense.any():
         parts.append(dense_cuts(level, search, features, dense))
     small = level.sorted
     if small is not None and len(small.counts):
-        runs, candidate = small_cuts(level, search, features, dense, len(parts) > 0)
-        parts.append(runs)
+        parts.append(small_cuts(level, search, features, dense))
     cuts = Cuts.join(parts, len(level.counts), search.stats.shape[1])
-    return scored(level, search, features, cuts, candidate)
+    return scored(level, search, features, cuts)
 
 
 def dense_cuts(level, search, features, dense):
@@ -165,62 +156,29 @@ def dense_cuts(level, search, features, dense):
             np.flatnonzero(dense)[d], bin_)
 
 
-def small_cuts(level, search, features, dense, with_dense):
-    """The cuts after the populated bins of the small nodes (not ``dense``) at a group of
-    features, from their sorted rows (``populated_bins``): a tuple of ``Cuts``' fields
-    and which of them are candidates (None if ``with_dense``: then only the candidates
-    are returned, numbered among all the level's nodes).  O(c p k)."""
+def small_cuts(level, search, features, dense):
+    """The candidate cuts after the populated bins of the small nodes (not ``dense``) at a
+    group of features, from their sorted rows (``populated_bins``): a tuple of ``Cuts``'
+    fields, numbered among all the level's nodes.  O(c p k)."""
     small = level.sorted
     rows = slice(features.start, features.stop)
     *runs, candidate = populated_bins(small.rows[rows], small.codes[rows], small.counts,
                                       search.stats, search.min_samples_leaf)
-    runs[3] = np.flatnonzero(~dense)[runs[3]] if with_dense else runs[3]
-    if with_dense:               # (with dense nodes: the candidates now)
-        at = np.flatnonzero(candidate)
-        runs, candidate = [a[at] for a in runs], None
+    runs[3] = np.flatnonzero(~dense)[runs[3]]
+    at = np.flatnonzero(candidate)
     if search.counter is not None:
         search.counter.histogram_pairs += small.rows.shape[1] * len(features)
-    return runs, candidate
+    return tuple(a[at] for a in runs)
 
 
-def scored(level, search, features, cuts, candidate=None):
-    """The ``Candidates`` of ``cuts``: their gains (``gain_from_sums``), the valid ones
-    only (finite gains, ``candidate``, a positive weight on both sides), rounding bounds
-    on demand.  O(c k) for c cuts."""
-    criterion, nodes, node, labels = search.criterion, level.nodes, cuts.node, cuts.label
-    left_sums, column = cuts.left_sums, cuts.column
+def scored(level, search, features, cuts):
+    """The ``Candidates`` of ``cuts`` (``level_wise.cut_candidates``: -inf where the gain
+    is not finite or, weighted, where a child has no weight), rounding bounds on demand.
+    O(c k) for c cuts."""
+    left_sums, w_left = cuts.left_sums, cuts.n_left
     if search.weighted:            # the last column of the sums is the weight
         left_sums, w_left = left_sums[:, :-1], left_sums[:, -1]
-    else:
-        w_left = cuts.n_left
-    w_node = np.take(nodes.weight, node)
-    left_sums, positives_left = split_statistics(left_sums, criterion)
-    totals, positives = split_statistics(nodes.totals, criterion)
-    abs_totals = split_statistics(nodes.abs_totals, criterion)[0]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        gains = gain_from_sums(left_sums, w_left, np.take(totals, node, axis=0), w_node,
-                               criterion,
-                               positives=None if positives is None else (positives_left,
-                                                                         positives[node]))
-    valid = np.isfinite(gains)
-    if candidate is not None:
-        valid &= candidate
-    if search.weighted:
-        valid &= (w_left > 0) & (w_left < w_node)
-    if not valid.all():
-        at = np.flatnonzero(valid)
-        gains, left_sums, w_left, node, column, labels = (
-            a[at] for a in (gains, left_sums, w_left, node, column, labels))
-
-    def bounds_at(at):
-        return gain_rounding_bound(left_sums[at], w_left[at], totals[node[at]],
-                                   nodes.weight[node[at]], criterion,
-                                   None if abs_totals is None else abs_totals[node[at]],
-                                   gains[at], BoundTerms(n_terms=level.counts[node[at]]))
-
-    return Candidates(gains=gains, node=node, feature=column + features.start,
-                      label=labels.astype(np.intp, copy=False),
-                      bounds_at=bounds_at,
-                      cap=lambda max_gain: bound_cap(nodes.totals, nodes.weight, criterion,
-                                                     nodes.abs_totals, max_gain, level.counts,
-                                                     nodes.scale))
+    return cut_candidates(level, search.criterion, search.weighted,
+                          (cuts.node, cuts.column + features.start,
+                           cuts.label.astype(np.intp, copy=False)),
+                          left_sums, w_left)
