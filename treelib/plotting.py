@@ -1,6 +1,7 @@
 """Plotting conventions shared by the book's chapters (matplotlib only)."""
 
 import matplotlib as mpl
+import numpy as np
 
 #: One look for every figure in the book.
 BOOK_STYLE = {
@@ -70,7 +71,6 @@ def _tree_layout(tree, max_depth):
     children of every drawn node (a CART split's missing-value child, its left or right
     child, once), each node's x (leaves 0, 1, ... in order, parents centred above their
     children), every node's depth and the number of drawn leaves.  O(nodes)."""
-    import numpy as np
 
     depth_of = tree.node_depth()
     shown = depth_of <= (np.inf if max_depth is None else max_depth)
@@ -95,7 +95,6 @@ def _tree_layout(tree, max_depth):
 def _draw_edges(ax, tree, children, position, depth_of):
     """The edges of ``plot_tree``'s drawing, each labelled with its branch (≤, >,
     missing).  O(nodes)."""
-    import numpy as np
 
     labels = {0: "≤", 1: ">", 2: "missing"}
     for node, below in children.items():
@@ -113,7 +112,6 @@ def _node_text(tree, node, drawn_below, names, class_names, decimals):
     """``(text, colour)`` of a node's box in ``plot_tree``: its test and count for a
     split whose children are drawn, else its value (or majority class) and count.
     O(classes)."""
-    import numpy as np
 
     count = f"n = {tree.n_node_samples[node]:,}"
     if not tree.is_leaf[node] and drawn_below:

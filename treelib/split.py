@@ -79,7 +79,7 @@ class Candidates:
     ``bounds_at(index)`` gives the rounding bounds (``treelib.gains.gain_rounding_bound``)
     of the entries at ``index``, computed on demand since only the contenders need them;
     ``cap(max_gain)`` gives, per node, an upper bound of any of its bounds when its gains
-    are at most ``max_gain`` (None: no cap known, every candidate is a contender).
+    are at most ``max_gain``.
     ``tops``, when the search knows them already, are the nodes' best gains (m,): they
     spare ``contenders`` a pass over the entries.
     """
@@ -89,11 +89,11 @@ class Candidates:
     feature: np.ndarray
     label: np.ndarray
     bounds_at: Callable
-    cap: Callable | None = None
+    cap: Callable
     tops: np.ndarray | None = None
 
     @classmethod
-    def from_grid(cls, gains, bounds, first_feature=0, cap=None):
+    def from_grid(cls, gains, bounds, first_feature, cap):
         """The candidates of one node from its (cuts x features) ``gains`` and ``bounds``
         (-inf: not a candidate), feature-major; the grid's columns are the features from
         ``first_feature`` on.  O(cuts x features)."""
@@ -106,8 +106,7 @@ class Candidates:
     def contenders(self, running_max):
         """The entries that may be tied with their node's best: those within twice the
         bound cap of ``running_max`` (per node, the best gain seen so far, which this
-        updates), as ``(node, feature, label, gain, bound)`` arrays.  Every entry when
-        there is no cap.  O(c)."""
+        updates), as ``(node, feature, label, gain, bound)`` arrays.  O(c)."""
         gains, node = self.gains, self.node
         if self.tops is not None:
             np.maximum(running_max, self.tops, out=running_max)
@@ -115,11 +114,8 @@ class Candidates:
             group = self.feature * len(running_max) + node       # sorted: runs of one group
             first = np.flatnonzero(np.concatenate([[True], group[1:] != group[:-1]]))
             np.maximum.at(running_max, node[first], np.maximum.reduceat(gains, first))
-        if self.cap is None:
-            at = np.flatnonzero(gains > -np.inf)
-        else:
-            floor = running_max - 2 * self.cap(running_max)
-            at = np.flatnonzero(np.isfinite(gains) & (gains >= floor[node]))
+        floor = running_max - 2 * self.cap(running_max)
+        at = np.flatnonzero(np.isfinite(gains) & (gains >= floor[node]))
         return node[at], self.feature[at], self.label[at], gains[at], self.bounds_at(at)
 
 

@@ -19,7 +19,7 @@ import numpy as np
 
 from treelib.binning import thresholds_from_counts
 from treelib.counters import GrowthCounter
-from treelib.estimators.params import check_number, leaf_size, stopping_rules
+from treelib.estimators.params import leaf_size, stopping_rules
 from treelib.growth.boosting_grower import BoostingRules, on_features
 from treelib.growth.fixed_point_boosting import boost_fixed_point
 from treelib.growth.fixed_point_tree import grow_fixed_point_tree
@@ -63,8 +63,6 @@ def fit_fixed_point_tree(tree, parts, n_features):
 def fit_fixed_point_boosting(model, parts, loss):
     """Boost ``model`` (a HistGradientBoosting estimator whose parameters are checked) on
     the rows of ``parts`` from fixed-point sums; sets the fitted attributes a float fit sets."""
-    check_number("learning_rate", model.learning_rate, integer=False, low=0.0,
-                 low_open=True)
     thresholds = merged_thresholds(parts, model.max_bins)
     parts.update("bin", thresholds)
     rules = BoostingRules(max_leaf_nodes=model.max_leaf_nodes, max_depth=model.max_depth,

@@ -33,6 +33,7 @@ import numpy as np
 from treelib.criteria import as_columns, node_impurity, node_statistics
 from treelib.finders.median import median_gains
 from treelib.gains import EPS, bound_cap, poisson_has_counts, score_cuts
+from treelib.options import check
 from treelib.split import Candidates, Split, best_cut, midpoint, tie_winners
 
 
@@ -228,13 +229,7 @@ def feature_scores(X, Y, node, n_missing, criterion, min_samples_leaf, scorer, w
     # size is known only once their direction is, so min_samples_leaf is applied below
     order, x_sorted, valid = candidate_cuts(X, 1 if n_missing.any() else min_samples_leaf)
     if n_missing.any():
-        if criterion == "absolute_error":
-            raise ValueError("criterion='absolute_error' does not handle missing values "
-                             "(its running median has no missing-value direction); use "
-                             "another criterion with splitter 'cumsum' or 'hist'")
-        if scorer != "cumsum":
-            raise ValueError(f"splitter={scorer!r} does not handle missing values; use "
-                             "splitter 'cumsum' or 'hist'")
+        check(splitter=scorer, criterion=criterion, missing=True)   # (the options table)
         gains, bounds = cumsum_gains(Y, order, valid, criterion, weights, n_missing, node)
         # min_samples_leaf on the children's sizes, the missing samples counted where
         # they go: right in the first n - 1 rows, left in the last n - 1

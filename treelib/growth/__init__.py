@@ -43,17 +43,16 @@ and threshold for every node of a level at once (``treelib.growth.random_trees``
 
 from dataclasses import dataclass
 
-import numpy as np
-
 from treelib.growth.best_first import grow_best_first
 from treelib.growth.boosting import goss_sample
 from treelib.growth.boosting_grower import BoostingRules, grow_boosting_tree
 from treelib.growth.boosting_histograms import BinnedData
 from treelib.growth.depth_first import grow_depth_first, grow_recursive, recursion_depth_limit
-from treelib.growth.level_wise import grow_level_wise_exact, partition, partition_plan
+from treelib.growth.level_partition import partition, partition_plan
+from treelib.growth.level_wise import grow_level_wise_exact
 from treelib.growth.level_wise_hist import grow_level_wise_hist
 from treelib.growth.random_trees import RandomTreeRule, grow_random_tree
-from treelib.growth.rules import StoppingRules
+from treelib.growth.rules import StoppingRules, without_zero_weights
 from treelib.growth.threads import check_n_jobs, feature_chunks
 from treelib.options import check
 
@@ -129,15 +128,6 @@ def grow(builder, data, Y, finder, rules, counter=None, weights=None, level=None
     if level is not None:
         check(builder=builder, n_jobs=check_n_jobs(level.n_jobs))
     return grower(data, Y, finder, rules, counter, weights)
-
-
-def without_zero_weights(data, Y, weights):
-    """``data``, ``Y`` and ``weights`` without the samples of zero weight (they take no
-    part in a tree, as in scikit-learn)."""
-    if weights is None or np.all(weights > 0):
-        return data, Y, weights
-    keep = np.asarray(weights) > 0
-    return data[keep], Y[keep], weights[keep]
 
 
 __all__ = ["GROWERS", "LevelOptions", "RandomTreeRule", "StoppingRules", "check_builder", "grow",

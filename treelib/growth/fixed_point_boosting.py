@@ -30,13 +30,7 @@ import numpy as np
 from treelib.fixed_point import make_grid, to_float
 from treelib.growth.boosting_grower import GrowthRecord
 from treelib.growth.boosting_histograms import CutSums, NodeSums, choose_splits
-
-
-def exact_mean_target(parts):
-    """The mean target from its exact sum: the same float for any split into blocks."""
-    n = parts.n_rows
-    grid = make_grid(parts.reduce("max_abs_target").value, n)
-    return float(to_float(parts.reduce("target_sum", grid), grid)) / n
+from treelib.growth.fixed_point_tree import exact_mean_target
 
 
 def boost_fixed_point(parts, n_bins, loss, *, max_iter=100, learning_rate=0.1, rules=None,
@@ -83,7 +77,6 @@ class FixedPointGrowth:
     record: GrowthRecord = None
     heap: list = field(default_factory=list)
     created: int = 0
-    n_leaves: int = 1
 
     def search(self, depth, nodes, hist, hist_counts, roots):
         """Push the splits of ``nodes`` [(id, digit sums (k, T), count)] on the heap,
@@ -122,8 +115,8 @@ class FixedPointGrowth:
             ids = self.record.split(node, feature, cut, n_left > n - n_left, None,
                                     [(GL, HL, n_left), (GR, HR, n - n_left)], self.shrinkage)
             self.parts.update("split", [node], [feature], [cut], [ids[0]], [ids[1]])
-            self.n_leaves += 1
-            if rules.max_leaf_nodes is not None and self.n_leaves >= rules.max_leaf_nodes:
+            n_leaves = len(self.record.splits) + 1
+            if rules.max_leaf_nodes is not None and n_leaves >= rules.max_leaf_nodes:
                 break
             if rules.max_depth is None or depth + 1 < rules.max_depth:
                 sides = [(ids[0], left, n_left), (ids[1], right, n - n_left)]

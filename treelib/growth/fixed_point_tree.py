@@ -47,12 +47,19 @@ ROUND_BYTES = 64 * 2**20
 KEEP_BYTES = 128 * 2**20
 
 
+def exact_mean_target(parts):
+    """The mean target from its exact sum: the same float for any split into blocks.
+    Two small rounds."""
+    n = parts.n_rows
+    grid = make_grid(parts.reduce("max_abs_target").value, n)
+    return float(to_float(parts.reduce("target_sum", grid), grid)) / n
+
+
 def centred_target(parts):
     """Centre the targets where they are: ``c0``, the grid of ``v = y - c0`` and the
     grid of ``(v - mean)**2`` (for impurities).  Three small rounds."""
     n = parts.n_rows
-    grid_y = make_grid(parts.reduce("max_abs_target").value, n)
-    c0 = float(to_float(parts.reduce("target_sum", grid_y), grid_y)) / n
+    c0 = exact_mean_target(parts)
     parts.update("centre_target", c0)
     top = parts.reduce("max_abs_values")[0].value
     grid = make_grid(top, n)

@@ -43,7 +43,8 @@ from treelib.counters import GrowthCounter
 from treelib.criteria import NodeStatistics, node_statistics
 from treelib.growth.hist_search import HistLevel, KeptHistograms, LevelSearch, feature_scores
 from treelib.growth.level_cuts import best_cuts
-from treelib.growth.level_wise import partition, partition_plan, select
+from treelib.growth.level_partition import partition, partition_plan
+from treelib.growth.level_wise import select
 from treelib.growth.rules import StoppingRules
 from treelib.growth.sorted_codes import next_sorted
 from treelib.growth.threads import feature_chunks

@@ -34,6 +34,7 @@ from dataclasses import KW_ONLY, dataclass
 import numpy as np
 
 from treelib.criteria import check_criterion, node_statistics
+from treelib.growth.rules import without_zero_weights
 from treelib.options import check
 from treelib.segments import segment_ids, segment_starts
 from treelib.split import midpoint
@@ -109,9 +110,7 @@ def grow_random_tree(X, Y, rule, rules, counter=None, weights=None):
     if not isinstance(rule, RandomTreeRule):
         raise ValueError(f"grow_random_tree needs a RandomTreeRule; got {rule!r}")
     check(builder="level_wise", splitter="random_tree", max_leaf_nodes=rules.max_leaf_nodes)
-    if weights is not None and not np.all(weights > 0):
-        keep = np.asarray(weights) > 0
-        X, Y, weights = X[keep], Y[keep], weights[keep]
+    X, Y, weights = without_zero_weights(X, Y, weights)
     tree = TreeRecorder()
     root = node_statistics(Y, [len(Y)], rule.criterion, weights)
     level = ActiveNodes(

@@ -41,3 +41,12 @@ class StoppingRules:
         gain = np.asarray(gain, dtype=np.float64)
         return ~np.isfinite(gain) | (
             np.maximum(gain, 0.0) / n_total + EPSILON < self.min_impurity_decrease)
+
+
+def without_zero_weights(data, Y, weights):
+    """``data``, ``Y`` and ``weights`` without the samples of zero weight (they take no
+    part in a tree, as in scikit-learn).  O(n f)."""
+    if weights is None or np.all(weights > 0):
+        return data, Y, weights
+    keep = np.asarray(weights) > 0
+    return data[keep], Y[keep], weights[keep]
