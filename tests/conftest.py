@@ -164,15 +164,15 @@ SLOW = [
             "the_varying_features_of_a9a_nodes", _CHAPTER),
     *_tests("chapters/test_13_splits_with_gradients.py",
             "claim_min_child_weight_forbids_the_cuts_of_sure_samples", _CHAPTER),
-    *_tests("chapters/test_14_forests_and_oblivious_trees.py",
+    *_tests("chapters/test_15_forests.py",
             "a9a_forests_with_four_rows_per_leaf_pass_the_random_decision_trees "
             "claim_out_of_bag_close_to_and_below_the_test_score "
             "claim_the_terms_of_the_four_ensembles "
             "on_the_subsample_bagging_beats_the_other_ensembles", _CHAPTER),
-    *_tests("chapters/test_17_categorical_features.py", "the_hours", _CHAPTER),
-    *_tests("chapters/test_18_beyond_one_machine.py", "the_tree_does_not_depend_on_n_jobs",
+    *_tests("chapters/test_19_categorical_features.py", "the_hours", _CHAPTER),
+    *_tests("chapters/test_20_parallel_sums.py", "the_tree_does_not_depend_on_n_jobs",
             _CHAPTER),
-    *_tests("chapters/test_19_choosing_a_split_method.py",
+    *_tests("chapters/test_23_choosing_a_split_method.py",
             "ten_seeds_of_a_random_tree_spread_wider_than_the_two_splitters", _CHAPTER),
     *_tests("chapters/test_A1_agreement_with_scikit_learn.py",
             "large_offsets_move_scikit_learns_splits_only only_ties_and_pure_nodes_on_california "

@@ -27,8 +27,8 @@ DIRECTIVES = {"admonition", "note", "tip", "hint", "important", "warning", "caut
               "solution-start", "solution-end"}
 DIRECTIVE = re.compile(r"^\s*(?:`{3,}|:{3,})\s*\{([^}]+)\}", re.MULTILINE)
 ROLE = re.compile(r"\{([a-z][a-z:-]*)\}`")
-#: Main text (prose outside exercises and solutions) of a 20-minute read.
-MAX_WORDS = 3500
+#: Main text (prose outside exercises and solutions) of a 15-minute read: one idea.
+MAX_WORDS = 3000
 
 
 def markdown(path):

@@ -3,8 +3,9 @@
     python tools/check_book.py _build/html
 
 Fails (exit 1) when a page from _toc.yml is missing, a page loads a script, stylesheet,
-font or image from another host, MathJax is not served locally, or a chapter's
-"download notebook" link points to nothing.
+font or image from another host, MathJax is not served locally, a chapter's
+"download notebook" link points to nothing, or an animation (treelib.plotting.animation:
+matplotlib's player with its frames inside the page) weighs more than ANIMATION_MB.
 """
 
 import re
@@ -13,6 +14,25 @@ from pathlib import Path
 
 REMOTE = re.compile(r'<(?:script|link|img|iframe)\b[^>]*\b(?:src|href)="(https?:)?//[^"]*"',
                     re.IGNORECASE)
+#: The most one animation may add to its page (the frames are PNGs, base64 in the page).
+ANIMATION_MB = 1.5
+#: One animation: matplotlib's player from its <div class="animation"> to the script that
+#: holds its frames.
+ANIMATION = re.compile(r'<div class="animation">.*?var frames = new Array.*?</script>', re.S)
+
+
+def animation_problems(page, text):
+    """What is wrong with the animations of one built page: each must stay under
+    ANIMATION_MB and play its frames from the page itself."""
+    problems = []
+    for number, match in enumerate(ANIMATION.finditer(text), 1):
+        megabytes = len(match.group(0).encode()) / 1e6
+        if megabytes > ANIMATION_MB:
+            problems.append(f"{page}: animation {number} weighs {megabytes:.1f} MB "
+                            f"(at most {ANIMATION_MB})")
+        if "data:image/png;base64," not in match.group(0):
+            problems.append(f"{page}: animation {number} has no frames in the page")
+    return problems
 
 
 def toc_pages(root):
@@ -38,6 +58,7 @@ def main(html_dir):
         text = built.read_text(encoding="utf-8")
         for match in REMOTE.finditer(text):
             problems.append(f"{built}: loads from the network: {match.group(0)[:120]}")
+        problems += animation_problems(built, text)
         if page.startswith("notebooks/"):
             source = html / "_sources" / f"{page}.ipynb"
             if not source.exists():

@@ -1,5 +1,7 @@
 """Plotting conventions shared by the book's chapters (matplotlib only)."""
 
+import re
+
 import matplotlib as mpl
 import numpy as np
 
@@ -120,3 +122,43 @@ def _node_text(tree, node, drawn_below, names, class_names, decimals):
     if class_names is not None:
         return f"{class_names[int(np.argmax(tree.value[node]))]}\n{count}", "#e5f5e0"
     return f"{tree.value[node, 0]:.{decimals}f}\n{count}", "#e5f5e0"
+
+
+#: The player's buttons: matplotlib draws them with Font Awesome icons loaded from a CDN;
+#: these characters need no network.
+PLAYER_ICONS = {"fa fa-minus": "&minus;", "fa fa-plus": "+", "fa fa-pause": "&#10074;&#10074;",
+                "fa fa-play fa-flip-horizontal": "&#9664;", "fa fa-play": "&#9654;",
+                "fa fa-step-backward": "&#9664;|", "fa fa-step-forward": "|&#9654;",
+                "fa fa-fast-backward": "|&#9664;&#9664;",
+                "fa fa-fast-forward": "&#9654;&#9654;|"}
+
+#: Frames of an animation are drawn at this pixel density: a 7 x 4.2 inch figure at 60
+#: dots per inch is 420 x 252 pixels, a few tens of kB a frame.
+ANIMATION_DPI = 60
+
+
+def animation(figure, draw, frames, interval=400):
+    """An animation for a notebook and the HTML book, with no network: matplotlib's
+    ``FuncAnimation`` rendered by ``to_jshtml`` (every frame a PNG inside the page, with
+    play, pause and step buttons; the script is inline, nothing is loaded from a CDN).
+    The player's icons are plain characters (``PLAYER_ICONS``), not a web font.
+    ``draw(frame)`` redraws ``figure`` for each item of ``frames``; ``interval`` is the
+    milliseconds between frames.  The figure is closed, so it is not shown a second time
+    as a still.  Returns an ``IPython.display.HTML``.  Cost: one PNG per frame, about
+    20-60 kB each at ``ANIMATION_DPI``: keep it under 40 frames for a page of < 1.5 MB."""
+    import matplotlib.pyplot as plt
+    from IPython.display import HTML
+    from matplotlib.animation import FuncAnimation
+
+    frames = list(frames)
+    figure.set_dpi(ANIMATION_DPI)
+    moving = FuncAnimation(figure, draw, frames=frames, interval=interval, repeat=False)
+    with mpl.rc_context({"animation.embed_limit": 8.0}):      # MB; far above what we make
+        page = moving.to_jshtml(fps=1000 / interval, default_mode="once")
+    plt.close(figure)
+    page = re.sub(r'<link rel="stylesheet"\s+href="https?://[^"]*font-awesome[^"]*">', "", page)
+    for icon, text in PLAYER_ICONS.items():
+        page = page.replace(f'<i class="{icon}"></i>', text)
+    if re.search(r'(?:src|href)="https?://', page):
+        raise RuntimeError("the animation's HTML would load something from the network")
+    return HTML(page)

@@ -37,7 +37,7 @@ from treelib.growth import RandomTreeRule, StoppingRules, grow_random_tree
 from treelib.growth.threads import feature_chunks
 from treelib.sketch import merge, merged_counts, prune, sketch_thresholds, summarize
 
-NAME = "18_beyond_one_machine.ipynb"
+NAME = "20_parallel_sums.ipynb"
 NS = notebook_cells(NAME)
 part_histogram, best_bin = NS["part_histogram"], NS["best_bin"]
 merge_value_counts, fixed_point_sum = NS["merge_value_counts"], NS["fixed_point_sum"]

@@ -25,7 +25,7 @@ from treelib.bench.forests import tree_predictions
 from treelib.bench.methods import SPLIT_METHOD_TABLE
 from treelib.datasets import load_libsvm
 
-NOTEBOOK = "19_choosing_a_split_method.ipynb"
+NOTEBOOK = "23_choosing_a_split_method.ipynb"
 averaging_terms = notebook_cells(NOTEBOOK)["averaging_terms"]
 
 EXACT = ["naive", "scan", "cumsum", "cumsum, level-wise"]

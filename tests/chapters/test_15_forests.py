@@ -31,7 +31,7 @@ from treelib.finders import Finder
 from treelib.growth import StoppingRules
 from treelib.growth.oblivious import grow_oblivious
 
-NOTEBOOK = "14_forests_and_oblivious_trees.ipynb"
+NOTEBOOK = "15_forests.ipynb"
 teaching = notebook_cells(NOTEBOOK)
 bootstrap_weights, tree_seeds = teaching["bootstrap_weights"], teaching["tree_seeds"]
 grow_oblivious_by_loop, leaf_index = teaching["grow_oblivious_by_loop"], teaching["leaf_index"]

@@ -25,7 +25,7 @@ from treelib.datasets import MONTHS, load_bikeshare
 from treelib.finders import Finder
 from treelib.finders.categorical import Categories
 
-NOTEBOOK = "17_categorical_features.ipynb"
+NOTEBOOK = "19_categorical_features.ipynb"
 TEACHING = notebook_cells(NOTEBOOK)
 one_vs_rest_gains = TEACHING["one_vs_rest_gains"]
 multiway_gain = TEACHING["multiway_gain"]

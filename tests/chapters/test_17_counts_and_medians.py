@@ -28,7 +28,7 @@ from treelib.finders.exact import candidate_cuts, threshold_gains
 from treelib.finders.median import median_gains
 from treelib.gains import gain_from_sums
 
-NOTEBOOK = "15_counts_and_medians.ipynb"
+NOTEBOOK = "17_counts_and_medians.ipynb"
 TEACHING = notebook_cells(NOTEBOOK)
 poisson_gains = TEACHING["poisson_gains"]
 prefix_abs_losses = TEACHING["prefix_abs_losses"]

@@ -23,7 +23,7 @@ from treelib.bench.missing_trees import present_split, surrogates_of
 from treelib.datasets import load_penguins
 from treelib.gains import EPS
 
-NOTEBOOK = "16_missing_values.ipynb"
+NOTEBOOK = "18_missing_values.ipynb"
 TEACHING = notebook_cells(NOTEBOOK)
 gains_both_ways = TEACHING["gains_both_ways"]
 best_surrogate = TEACHING["best_surrogate"]

@@ -1,0 +1,137 @@
+"""A chapter page teaches; the apparatus lives in the appendix, and nothing scrolls.
+
+- **Nothing scrolls sideways.**  The HTML theme's code column shows ``WIDTH`` characters
+  at 1280 px (measured in headless Chromium with sphinx-book-theme 1.3: 80, less a margin);
+  no code line, code block in the prose or text output line of a page in the book is
+  wider.  Outputs a page shows as a table or an image (a DataFrame's ``text/html``, a
+  figure's PNG) are judged by what is shown, not by their plain-text twin.
+- **No apparatus on a chapter page.**  Commit hashes, load averages and machine records
+  (CPU names) belong to appendix A8, "How the benchmarks ran"; a chapter keeps a ratio, a
+  sentence and a link.
+- **Check yourself.**  Every chapter ends its main text with two or three short questions,
+  each with a folded answer (a ``{dropdown}``), beside the exercises.
+
+Each check is also run on a planted page below, so that it is shown to fail.
+"""
+
+import re
+from pathlib import Path
+
+import nbformat
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
+CHAPTERS = [p for p in NOTEBOOKS if p.name[0].isdigit()]
+
+#: Characters a code line or an output line may hold (the theme shows 80 at 1280 px).
+WIDTH = 79
+
+#: Output kinds a page shows instead of plain text (the widest first: text/plain is
+#: judged only when nothing else is shown).
+SHOWN_INSTEAD = ("text/html", "image/png", "image/svg+xml", "text/markdown")
+
+FENCED_CODE = re.compile(r"^(`{3,})(?:python|\{code-cell\}|text|console|bash)?\s*\n(.*?)^\1",
+                         re.M | re.S)
+
+
+def shown_text(output):
+    """The plain text a page shows for one output ('' if it shows a table or image)."""
+    if output.output_type == "stream":
+        return output.text
+    if output.output_type in ("execute_result", "display_data"):
+        data = output.get("data", {})
+        if any(kind in data for kind in SHOWN_INSTEAD):
+            return ""
+        return data.get("text/plain", "")
+    return ""
+
+
+def wide_lines(cells):
+    """``(cell index, what, line)`` for every line wider than WIDTH."""
+    wide = []
+    for index, cell in enumerate(cells):
+        texts = []
+        if cell.cell_type == "code":
+            texts.append(("code", cell.source))
+            texts += [("output", shown_text(o)) for o in cell.get("outputs", [])]
+        else:
+            texts += [("code in prose", m.group(2)) for m in FENCED_CODE.finditer(cell.source)]
+        wide += [(index, what, line) for what, text in texts for line in text.splitlines()
+                 if len(line) > WIDTH]
+    return wide
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_no_line_scrolls_sideways(path):
+    wide = wide_lines(nbformat.read(path, as_version=4).cells)
+    assert not wide, f"{len(wide)} lines wider than {WIDTH}: " + "\n".join(
+        f"cell {i} {what}: {line}" for i, what, line in wide[:10])
+
+
+def test_a_wide_line_is_found():
+    long = "x = " + "1 + " * 30 + "1"
+    cells = [nbformat.v4.new_code_cell(long, outputs=[
+                 nbformat.v4.new_output("stream", name="stdout", text="a" * 80 + "\nb\n"),
+                 nbformat.v4.new_output("execute_result", data={
+                     "text/plain": "c" * 90, "text/html": "<table></table>"})]),
+             nbformat.v4.new_markdown_cell("Prose may run on " * 20 + "\n```python\n"
+                                           + long + "\n```\n")]
+    assert [(i, what) for i, what, _ in wide_lines(cells)] == [
+        (0, "code"), (0, "output"), (1, "code in prose")]
+
+
+#: What the apparatus looks like: a commit hash (7 to 40 hex digits, letters and digits
+#: both), a load average, a CPU's name.
+APPARATUS = re.compile(
+    r"(?<![\w.])(?=[0-9a-f]{7,40}\b)(?=[0-9a-f]*[a-f])(?=[0-9a-f]*[0-9])[0-9a-f]{7,40}\b"
+    r"|load average|loadavg|\bEPYC\b|\bXeon\b|\bRyzen\b|Core\(TM\)|\bmodel name\b"
+    r"|\bcommit(?:ted)? (?:hash|[0-9a-f]{7})", re.I)
+
+
+def apparatus(cells):
+    """``(cell index, match)`` for every piece of apparatus a page shows: in its prose,
+    its code or its outputs (plain text, tables and markdown alike)."""
+    found = []
+    for index, cell in enumerate(cells):
+        texts = [cell.source]
+        for output in cell.get("outputs", []):
+            texts.append(output.get("text", ""))
+            data = output.get("data", {})
+            texts += [data[kind] for kind in ("text/plain", "text/html", "text/markdown")
+                      if kind in data and "base64," not in data[kind]]
+        found += [(index, m.group(0)) for text in texts for m in APPARATUS.finditer(text)]
+    return found
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.name)
+def test_no_apparatus_on_a_chapter_page(path):
+    assert apparatus(nbformat.read(path, as_version=4).cells) == []
+
+
+def test_apparatus_is_found():
+    cells = [nbformat.v4.new_markdown_cell("Timed at treelib e4938c4 on this machine."),
+             nbformat.v4.new_code_cell("x = 0xdeadbeef1", outputs=[nbformat.v4.new_output(
+                 "stream", name="stdout", text="AMD EPYC 7B13, load average 2.07\n")]),
+             nbformat.v4.new_markdown_cell("A ratio of 1.8 on 1,000,000 rows; see A8.")]
+    assert apparatus(cells) == [(0, "e4938c4"), (1, "EPYC"), (1, "load average")]
+
+
+CHECK = re.compile(r"^## Check yourself\s*\n(.*?)(?=^## |\Z)", re.M | re.S)
+ANSWER = re.compile(r"^(`{3,}|:{3,})\{dropdown\}\s*Answer", re.M)
+
+
+def check_yourself(path):
+    """The number of questions with a folded answer in the chapter's "Check yourself"
+    section (None if it has none)."""
+    text = "\n\n".join(c.source for c in nbformat.read(path, as_version=4).cells
+                       if c.cell_type == "markdown")
+    section = CHECK.search(text)
+    return None if section is None else len(ANSWER.findall(section.group(1)))
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.name)
+def test_every_chapter_asks_the_reader_to_check_themselves(path):
+    assert check_yourself(path) in (2, 3), \
+        "a '## Check yourself' section with 2 or 3 questions, each answered in a " \
+        "```{dropdown} Answer``` block"
