@@ -10,11 +10,15 @@
   sentence and a link.
 - **Check yourself.**  Every chapter ends its main text with two or three short questions,
   each with a folded answer (a ``{dropdown}``), beside the exercises.
+- **The glossary.**  Every chapter links the first use of each glossary term to
+  book/glossary.md (tools/link_glossary.py adds the links), and every such link reaches
+  a term.
 
 Each check is also run on a planted page below, so that it is shown to fail.
 """
 
 import re
+import sys
 from pathlib import Path
 
 import nbformat
@@ -135,3 +139,42 @@ def test_every_chapter_asks_the_reader_to_check_themselves(path):
     assert check_yourself(path) in (2, 3), \
         "a '## Check yourself' section with 2 or 3 questions, each answered in a " \
         "```{dropdown} Answer``` block"
+
+
+# --- the glossary ------------------------------------------------------------------------
+
+sys.path.insert(0, str(ROOT / "tools"))
+import link_glossary  # noqa: E402
+
+GLOSSARY_LINK = re.compile(r"\]\((?:\.\./book/|\./)?glossary\.md#([\w-]+)\)")
+
+
+def test_every_glossary_link_reaches_a_term():
+    anchors = {link_glossary.anchor(h) for h in link_glossary.headings()}
+    pages = [*NOTEBOOKS, *(ROOT / "book").glob("*.md")]
+    broken = {(page.name, target) for page in pages
+              for target in GLOSSARY_LINK.findall(page.read_text()) if target not in anchors}
+    assert not broken, sorted(broken)
+
+
+def test_every_glossary_term_is_listed_and_defined():
+    assert set(link_glossary.headings()) == set(link_glossary.TERMS)
+    assert len(link_glossary.headings()) >= 25
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.name)
+def test_chapters_link_their_glossary_terms(path):
+    """tools/link_glossary.py has been run: the first use of each term is a link."""
+    cells = nbformat.read(path, as_version=4).cells
+    assert link_glossary.link_chapter(cells, link_glossary.headings()) == []
+
+
+def test_a_missing_glossary_link_is_found():
+    cells = [nbformat.v4.new_markdown_cell("# Title"),
+             nbformat.v4.new_markdown_cell("The `histogram` and $gain$ of a [bin](x.md); "
+                                           "a histogram's gain.\n```python\nties = 1\n```")]
+    assert link_glossary.link_chapter(cells, ["Histogram", "Gain", "Tie"]) == [
+        "Histogram", "Gain"]
+    assert cells[1].source.startswith("The `histogram` and $gain$ of a [bin](x.md); a "
+                                      "[histogram](../book/glossary.md#histogram)'s "
+                                      "[gain](../book/glossary.md#gain).")

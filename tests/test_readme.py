@@ -42,3 +42,14 @@ def test_the_venv_step_installs_from_the_lock():
     makefile = (ROOT / "Makefile").read_text()
     assert "-r requirements.txt -c requirements.lock" in makefile
     assert re.search(r"^\$\(STAMP\):.*requirements\.lock", makefile, re.MULTILINE)
+
+
+def test_running_the_book_quotes_the_locked_versions():
+    """book/running_the_book.md names the versions the outputs were checked with."""
+    page = (ROOT / "book" / "running_the_book.md").read_text()
+    listed = re.search(r"`requirements.lock` \(Python 3\.11 and ([^)]*)\)", page).group(1)
+    pairs = re.findall(r"([a-z][a-z0-9\-]*) (\d+\.\d+[\w.]*)", " ".join(listed.split()))
+    locked = locked_versions()
+    assert len(pairs) >= 8
+    for name, version in pairs:
+        assert locked.get(name) == version, f"running_the_book.md says {name} {version}"
