@@ -181,17 +181,19 @@ def test_check_names_the_options_their_values_and_the_reason():
         options.check(colour="red")
 
 
-def embedded(path):
-    """The matrix and footnotes between the markers of ``path``."""
+def embedded(path, kind):
+    """The table and footnotes between the ``kind`` markers of ``path``."""
     text = path.read_text()
-    start, end = "<!-- options-matrix: generated -->\n", "<!-- /options-matrix -->"
+    start, end = f"<!-- options-{kind}: generated -->\n", f"<!-- /options-{kind} -->"
     assert text.count(start) == 1 and text.count(end) == 1, path
     return text[text.index(start) + len(start):text.index(end)]
 
 
-@pytest.mark.parametrize("page", ["README.md", "book/options.md"])
-def test_the_pages_show_the_rendered_matrix(page):
-    expected = options.render_matrix() + "\n" + options.render_footnotes()
-    assert embedded(ROOT / page) == expected, ("regenerate it: python -c 'from treelib "
-                                               "import options; print(options.render_matrix()"
-                                               "); print(options.render_footnotes(), end=\"\")'")
+@pytest.mark.parametrize("page, kind", [("README.md", "matrix"), ("book/options.md", "list")])
+def test_the_pages_show_the_rendered_table(page, kind):
+    """The README shows the matrix; the book, whose column is narrow, the same as a list."""
+    render = {"matrix": options.render_matrix, "list": options.render_list}[kind]
+    expected = render() + "\n" + options.render_footnotes()
+    assert embedded(ROOT / page, kind) == expected, (
+        f"regenerate it: python -c 'from treelib import options; print(options.render_{kind}"
+        f"()); print(options.render_footnotes(), end=\"\")'")

@@ -347,10 +347,35 @@ def render_matrix():
     return "\n".join(lines) + "\n"
 
 
+def render_list():
+    """The same table as a list a narrow page can show: per option value, the values of
+    other options it does not combine with, and those it combines with only as a row
+    says, each with the row's number.  O(values x options x rows)."""
+    lines = []
+    for option, choices in OPTIONS.items():
+        for choice in choices:
+            said = [phrase(other, part) for other in OPTIONS if other != option
+                    for part in cell(option, choice, other).split("; ") if part != "yes"]
+            lines.append(f"- **{option}={choice}**: "
+                         + ("; ".join(said) if said else "combines with everything") + "\n")
+    return "".join(lines)
+
+
+def phrase(other, part):
+    """One part of a matrix cell, "no: a, b (7)" or "yes: a (1)", as list text."""
+    verdict, _, rest = part.partition(":")
+    values, number = (rest.strip().rsplit(" (", 1) + [""])[:2] if rest else ("", "")
+    if not rest:                                   # "no (15)": every other value
+        return f"not with {other} ({verdict.split('(')[1]}"
+    named = f"{other}={values.replace(', ', ' or ')}"
+    return (f"not with {named} ({number}" if verdict == "no"
+            else f"with {named} as row {number.rstrip(')')} says")
+
+
 def render_footnotes():
     """The rows of the table, numbered as the matrix's cells cite them.  O(rows)."""
     return "".join(f"{n}. {footnote(rule)}\n" for n, rule in enumerate(RULES, 1))
 
 
 __all__ = ["MEANING", "OPTIONS", "RULES", "Rule", "check", "combines", "decide",
-           "render_footnotes", "render_matrix"]
+           "render_footnotes", "render_list", "render_matrix"]
