@@ -84,7 +84,7 @@ def test_squared_error_of_a_binary_target_is_half_its_gini(labels):
 def test_the_eight_block_groups():
     """The small node: its gain table, and why the cut at 2.49475 gains less than both of
     its neighbours."""
-    claim(PAGE, "2.49475 gains 1.24625, less than both of its neighbours, because it puts the "
+    claim(PAGE, "2.49475 gains 1.246, less than both of its neighbours, because it puts the "
           "block group with income 2.3277, whose house value 1.837 is more than twice the "
           "cheapest one's 0.851, in the same child as the cheapest one.")
     housing = load_california_housing(as_frame=True).frame
@@ -140,7 +140,7 @@ def test_the_gain_curve_of_medinc(housing):
 
 
 def test_medinc_has_the_best_split_of_every_feature(housing):
-    claim(PAGE, "more than twice the runner-up, `AveRooms` (3286.05)")
+    claim(PAGE, "more than twice the runner-up, `AveRooms` (3,286)")
     X, y, names = housing
     gains = {name: best_split(X[:, [j]], y).gain for j, name in enumerate(names)}
     ranking = sorted(gains, key=gains.get, reverse=True)
