@@ -264,7 +264,7 @@ def test_the_terms_of_the_gain_with_an_offset(housing):
     assert big[goes_left].sum() ** 2 / n_left / sum_sq == pytest.approx(n_left / n, abs=1e-6)
     assert big[~goes_left].sum() ** 2 / (n - n_left) / sum_sq == pytest.approx(
         (n - n_left) / n, abs=1e-6)
-    claim(PAGE, "The gain we are after, 8519.19, is about a quarter of the largest such step: "
+    claim(PAGE, "The gain we are after, 8,519, is about a quarter of the largest such step: "
           "it is not there to be recovered, and the raw sums return 0 for the best cut of the "
           "node.")
     assert np.spacing(big.sum() ** 2 / n) == 32768
