@@ -93,7 +93,7 @@ def test_the_tie_rule_chooses_the_first_of_two_equal_cuts():
           "`argmax` takes the fifth cut; computed from running sums they are equal and it takes "
           "the first.")
     claim(PAGE, "All three scorers then take the first cut, and `best_split` returns the same "
-          "threshold, 0.5, whichever splitter it is given.")
+          "threshold whichever splitter it is given.")
     x = np.arange(6.0)
     y = np.array([1.0, 0.7, 0.5, 0.5, 0.7, 1.0])
     assert exact_gain(y, x <= 0.5, "squared_error") == exact_gain(y, x <= 4.5,
