@@ -207,3 +207,21 @@ def test_the_skeleton_finds_treelibs_split_when_the_best_cut_is_unique(data):
     split = best_split(X, y, "cumsum")
     assert (feature, threshold) == (split.feature, split.threshold)
     assert abs(gain - split.gain) <= TOLERANCE
+
+
+def test_check_yourself_moving_a_tied_sample():
+    """Check yourself, question 1: the second sample at 2.5 moved a little to the right
+    (2.6) opens a candidate cut after two samples, gaining 12; the cut after three samples
+    (24) stays the best, its threshold now halfway between 2.6 and 3."""
+    claim(PAGE, "cut, scored from $S_L = -4$ with two samples left: "
+          "$6 \\times 16 / (2 \\times 4) = 12$. That is less than the 24 of the cut after "
+          "three samples, so that cut stays the best")
+    x = np.array([4.0, 2.5, 1.0, 5.5, 2.6, 3.0])
+    y = np.array([6.0, 3.0, 1.0, 7.0, 2.0, 5.0])
+    order, _, valid = candidate_cuts(x[:, None])
+    assert valid[:, 0].all()
+    for scorer in TEACHING.values():
+        gains = scorer(y[order[:, 0]], valid[:, 0])
+        np.testing.assert_allclose(gains, [10.8, 12.0, 24.0, 18.75, 10.8], atol=TOLERANCE)
+    split = best_split(x[:, None], y)
+    assert split.n_left == 3 and split.threshold == pytest.approx(2.8)
