@@ -165,10 +165,12 @@ SLOW = [
     *_tests("chapters/test_13_splits_with_gradients.py",
             "claim_min_child_weight_forbids_the_cuts_of_sure_samples", _CHAPTER),
     *_tests("chapters/test_15_forests.py",
-            "a9a_forests_with_four_rows_per_leaf_pass_the_random_decision_trees "
+            "claim_fewer_features_per_node_make_worse_trees "
             "claim_out_of_bag_close_to_and_below_the_test_score "
             "claim_the_terms_of_the_four_ensembles "
             "on_the_subsample_bagging_beats_the_other_ensembles", _CHAPTER),
+    *_tests("chapters/test_16_oblivious_trees.py",
+            "claim_boosted_oblivious_trees_overfit_less", _CHAPTER),
     *_tests("chapters/test_19_categorical_features.py", "the_hours", _CHAPTER),
     *_tests("chapters/test_20_parallel_sums.py", "the_tree_does_not_depend_on_n_jobs",
             _CHAPTER),
