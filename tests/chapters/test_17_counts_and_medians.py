@@ -1,4 +1,4 @@
-"""Chapter 15 ("Counts and medians"): the chapter's Poisson scan and two-heap running median
+"""Chapter 17 ("Counts and medians"): the chapter's Poisson scan and two-heap running median
 are treelib's, and the claims its text makes hold: sums do not determine an absolute
 loss, a child without counts is no Poisson candidate, the two criteria rank the two
 example splits in opposite orders, integer weights are repeated rows, Friedman's
@@ -84,8 +84,8 @@ def test_a_child_without_counts_is_no_candidate():
 
 def test_the_two_criteria_rank_the_example_splits_in_opposite_orders():
     claim(NOTEBOOK, "Squared error values the busy split 25 times more than the quiet one (2500 "
-                    "against 100, in bikes²); the Poisson gain prefers the quiet one (26.16 "
-                    "against 11.91, 0.455 times as much).")
+                    "against 100, in bikes²); the Poisson gain prefers the quiet one (26.2 "
+                    "against 11.9, 0.455 times as much).")
     claim(NOTEBOOK, "a quiet half lies 0.71 of a Poisson standard deviation from its node's "
                     "mean ($1$ bike from $2$), a busy half only 0.49")
 
@@ -239,7 +239,7 @@ def test_min_samples_leaf_counts_rows_not_weight():
 
 def test_the_committed_poisson_comparison_is_within_the_noise_of_the_split():
     claim(NOTEBOOK, "At every depth the mean difference lies within 1.5 standard errors of 0 "
-                    "(the largest ratio in size is 1.435, at depth 10), short of the 2.78 that "
+                    "(the largest ratio in size is 1.44, at depth 10), short of the 2.78 that "
                     "would tell it apart from 0, and its sign changes with the depth.")
     from scipy import stats
 
