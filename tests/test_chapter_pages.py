@@ -35,8 +35,27 @@ WIDTH = 79
 #: judged only when nothing else is shown).
 SHOWN_INSTEAD = ("text/html", "image/png", "image/svg+xml", "text/markdown")
 
-FENCED_CODE = re.compile(r"^(`{3,})(?:python|\{code-cell\}|text|console|bash)?\s*\n(.*?)^\1",
-                         re.M | re.S)
+FENCE = re.compile(r"^\s*(`{3,}|:{3,})\s*(\S*)")
+
+
+def fenced_code(markdown):
+    """The lines of the code blocks of a markdown cell: fenced blocks that are not
+    directives (``{exercise-start}``, ``{dropdown}``, ...; their bodies are prose)."""
+    code, directives, closing = [], [], None
+    for line in markdown.splitlines():
+        fence = FENCE.match(line)
+        if closing is not None:
+            if fence and fence.group(1) == closing and not fence.group(2):
+                closing = None
+            else:
+                code.append(line)
+        elif fence and fence.group(2).startswith("{"):
+            directives.append(fence.group(1))
+        elif fence and not fence.group(2) and fence.group(1) in directives:
+            directives.remove(fence.group(1))
+        elif fence and fence.group(1).startswith("`"):
+            closing = fence.group(1)
+    return "\n".join(code)
 
 
 def shown_text(output):
@@ -60,7 +79,7 @@ def wide_lines(cells):
             texts.append(("code", cell.source))
             texts += [("output", shown_text(o)) for o in cell.get("outputs", [])]
         else:
-            texts += [("code in prose", m.group(2)) for m in FENCED_CODE.finditer(cell.source)]
+            texts.append(("code in prose", fenced_code(cell.source)))
         wide += [(index, what, line) for what, text in texts for line in text.splitlines()
                  if len(line) > WIDTH]
     return wide
@@ -80,7 +99,10 @@ def test_a_wide_line_is_found():
                  nbformat.v4.new_output("execute_result", data={
                      "text/plain": "c" * 90, "text/html": "<table></table>"})]),
              nbformat.v4.new_markdown_cell("Prose may run on " * 20 + "\n```python\n"
-                                           + long + "\n```\n")]
+                                           + long + "\n```\n"),
+             nbformat.v4.new_markdown_cell("````{exercise-end}\n````\n\n" + "Prose " * 20
+                                           + "\n```{dropdown} Answer\n" + "Prose " * 20
+                                           + "\n```\n")]
     assert [(i, what) for i, what, _ in wide_lines(cells)] == [
         (0, "code"), (0, "output"), (1, "code in prose")]
 
@@ -172,9 +194,12 @@ def test_chapters_link_their_glossary_terms(path):
 def test_a_missing_glossary_link_is_found():
     cells = [nbformat.v4.new_markdown_cell("# Title"),
              nbformat.v4.new_markdown_cell("The `histogram` and $gain$ of a [bin](x.md); "
-                                           "a histogram's gain.\n```python\nties = 1\n```")]
-    assert link_glossary.link_chapter(cells, ["Histogram", "Gain", "Tie"]) == [
-        "Histogram", "Gain"]
+                                           "a histogram's gain.\n```python\nties = 1\n```"),
+             nbformat.v4.new_markdown_cell("## Entropy\n\nThe entropy of a node.")]
+    assert link_glossary.link_chapter(cells, ["Histogram", "Gain", "Tie", "Entropy"]) == [
+        "Histogram", "Gain", "Entropy"]
+    assert cells[2].source == ("## Entropy\n\nThe [entropy](../book/glossary.md#entropy) "
+                               "of a node.")
     assert cells[1].source.startswith("The `histogram` and $gain$ of a [bin](x.md); a "
                                       "[histogram](../book/glossary.md#histogram)'s "
                                       "[gain](../book/glossary.md#gain).")

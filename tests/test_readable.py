@@ -35,15 +35,15 @@ Newton gain on (g, h)      13  newton_gain (7),               gains.gain_from_su
                                newton_cut_gains (14)          the boosting grower's best split
 gradient boosting loop     13  boost (13)                     HistGradientBoostingRegressor     ch.
 GOSS                       13  goss (10)                      growth.goss_sample                here
-bootstrap (bagging)        14  bootstrap_weights (3)          RandomForest's sample weights     ch.
-oblivious level split      14  best_level_test (15),          ObliviousTreeRegressor            ch.
+bootstrap (bagging)        15  bootstrap_weights (3)          RandomForest's sample weights     ch.
+oblivious level split      16  best_level_test (15),          ObliviousTreeRegressor            ch.
                                grow_oblivious_by_loop (9)
-Poisson gains              15  poisson_gains (14)             threshold_gains("poisson")        ch.
-absolute error (medians)   15  absolute_error_gains (9),      finders.median_gains              ch.
+Poisson gains              17  poisson_gains (14)             threshold_gains("poisson")        ch.
+absolute error (medians)   17  absolute_error_gains (9),      finders.median_gains              ch.
                                prefix_abs_losses (24)
-missing values both ways   16  gains_both_ways (22)           best_split (cumsum, NaN)          ch.
-surrogate splits           16  best_surrogate (18)            bench.surrogates_of               ch.
-categorical: sort by mean  17  sorted_partition (10)          brute force over partitions       ch.
+missing values both ways   18  gains_both_ways (22)           best_split (cumsum, NaN)          ch.
+surrogate splits           18  best_surrogate (18)            bench.surrogates_of               ch.
+categorical: sort by mean  19  sorted_partition (10)          brute force over partitions       ch.
 histograms of row parts    18  part_histogram (5),            the histogram grower's root split ch.
                                best_bin (8)
 merging value counts       18  merge_value_counts (6)         sketch.merged_counts              ch.
@@ -110,13 +110,13 @@ CHAPTER_TESTS = {
     ]),
     'boost': ('test_13', ['test_the_boosting_loop_is_the_estimators_bit_for_bit']),
     'goss': ('test_13', ['test_the_exercises_goss_is_treelibs']),
-    'bootstrap_weights': ('test_14', ['test_the_bootstrap_weights_are_scikit_learns_and_treelibs']),
-    'best_level_test': ('test_14', ['test_the_loops_choose_treelibs_tests']),
-    'poisson_gains': ('test_15', ['test_poisson_gains_are_treelibs']),
-    'absolute_error_gains': ('test_15', ['test_absolute_error_gains_are_treelibs_running_median']),
-    'gains_both_ways': ('test_16', ['test_gains_both_ways_find_the_cumsum_finders_split']),
-    'best_surrogate': ('test_16', ['test_the_teaching_surrogate_is_the_benchmarks']),
-    'sorted_partition': ('test_17', ['test_sorting_by_the_mean_is_optimal_for_squared_error']),
+    'bootstrap_weights': ('test_15', ['test_the_bootstrap_weights_are_scikit_learns_and_treelibs']),
+    'best_level_test': ('test_16', ['test_the_loops_choose_treelibs_tests']),
+    'poisson_gains': ('test_17', ['test_poisson_gains_are_treelibs']),
+    'absolute_error_gains': ('test_17', ['test_absolute_error_gains_are_treelibs_running_median']),
+    'gains_both_ways': ('test_18', ['test_gains_both_ways_find_the_cumsum_finders_split']),
+    'best_surrogate': ('test_18', ['test_the_teaching_surrogate_is_the_benchmarks']),
+    'sorted_partition': ('test_19', ['test_sorting_by_the_mean_is_optimal_for_squared_error']),
     'part_histogram': ('test_18', ['test_the_best_bin_is_treelibs_root_split']),
     'merge_value_counts': ('test_18', []),
     'fixed_point_sum': ('test_18', ['test_fixed_point_sum_is_treelibs',

@@ -50,7 +50,7 @@ NOT_LINKED = {"Split", "Cut"}
 #: inline code, math, links, HTML tags.
 PROTECTED = re.compile(
     r"^(`{3,}|:{3,})[^\n]*\n.*?^\1\s*$"       # a fenced block whose body is not prose ...
-    r"|^(?:`{3,}|:{3,}).*$|^#.*$|^:[\w-]+:.*$"  # ... fence and directive lines, headings
+    r"|^(?:`{3,}|:{3,})[^\n]*$|^#[^\n]*$|^:[\w-]+:[^\n]*$"  # ... fence lines, headings
     r"|`[^`\n]*`|\$\$.*?\$\$|\$[^$\n]+\$|!?\[[^\]]*\]\([^)]*\)|<[^>\n]+>",
     re.M | re.S)
 PROSE_FENCE = re.compile(r"^(?:`{3,}|:{3,})\{(?:admonition|note|tip|hint|important|warning"
