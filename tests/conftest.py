@@ -164,6 +164,9 @@ SLOW = [
             "the_varying_features_of_a9a_nodes", _CHAPTER),
     *_tests("chapters/test_13_splits_with_gradients.py",
             "claim_min_child_weight_forbids_the_cuts_of_sure_samples", _CHAPTER),
+    *_tests("chapters/test_14_the_boosting_loop.py",
+            "claim_goss_in_the_loop_costs_little_auc "
+            "claim_the_loop_is_the_estimator_and_every_tree_helps", _CHAPTER),
     *_tests("chapters/test_15_forests.py",
             "claim_fewer_features_per_node_make_worse_trees "
             "claim_out_of_bag_close_to_and_below_the_test_score "
