@@ -31,10 +31,10 @@ subtraction trick          10  children_histograms (9),       finders.node_histo
 random thresholds          11  random_split_by_loop (30)      finders.random_split              here
 routing a row (prediction) 12  route (15)                     Tree.apply                        ch.
 random decision tree node  12  random_node_rule (23)          growth.grow_random_tree's root    ch.
-Newton gain on (g, h)      13  newton_gain (7),               gains.gain_from_sums("newton"),   ch.
-                               newton_cut_gains (14)          the boosting grower's best split
-gradient boosting loop     13  boost (13)                     HistGradientBoostingRegressor     ch.
-GOSS                       13  goss (10)                      growth.goss_sample                here
+Newton gain on (g, h)      13  newton_gain (9),               gains.gain_from_sums("newton"),   ch.
+                               newton_cut_gains (17)          the boosting grower's best split
+gradient boosting loop     14  boost (16)                     HistGradientBoostingRegressor     ch.
+GOSS                       14  goss (12)                      growth.goss_sample                here
 bootstrap (bagging)        15  bootstrap_weights (3)          RandomForest's sample weights     ch.
 oblivious level split      16  best_level_test (15),          ObliviousTreeRegressor            ch.
                                grow_oblivious_by_loop (9)
@@ -109,8 +109,8 @@ CHAPTER_TESTS = {
         'test_the_newton_step_and_gain_are_treelibs',
         'test_every_cut_of_a_feature_is_scored_as_the_grower_scores_it',
     ]),
-    'boost': ('test_13', ['test_the_boosting_loop_is_the_estimators_bit_for_bit']),
-    'goss': ('test_13', ['test_the_exercises_goss_is_treelibs']),
+    'boost': ('test_14', ['test_the_boosting_loop_is_the_estimators_bit_for_bit']),
+    'goss': ('test_14', ['test_the_exercises_goss_is_treelibs']),
     'bootstrap_weights': ('test_15', ['test_the_bootstrap_weights_are_scikit_learns_and_treelibs']),
     'best_level_test': ('test_16', ['test_the_loops_choose_treelibs_tests']),
     'poisson_gains': ('test_17', ['test_poisson_gains_are_treelibs']),
@@ -276,7 +276,7 @@ def test_the_random_loop_is_random_split(seed):
 
 @pytest.mark.parametrize("seed", SEEDS)
 def test_goss_is_goss_sample_bit_for_bit(seed):
-    goss = notebook_cells("13_splits_with_gradients.ipynb")["goss"]
+    goss = notebook_cells("14_the_boosting_loop.ipynb")["goss"]
     rng = np.random.default_rng(seed)
     n = [5, 20, 101][seed % 3]
     g = rng.integers(-2, 3, size=(n, 1)).astype(np.float32)        # many ties in |g h|
