@@ -39,10 +39,10 @@ bootstrap (bagging)        15  bootstrap_weights (3)          RandomForest's sam
 oblivious level split      16  best_level_test (15),          ObliviousTreeRegressor            ch.
                                grow_oblivious_by_loop (9)
 Poisson gains              17  poisson_gains (14)             threshold_gains("poisson")        ch.
-absolute error (medians)   17  absolute_error_gains (9),      finders.median_gains              ch.
-                               prefix_abs_losses (24)
-missing values both ways   18  gains_both_ways (22)           best_split (cumsum, NaN)          ch.
-surrogate splits           18  best_surrogate (18)            bench.surrogates_of               ch.
+absolute error (medians)   17  absolute_error_gains (10),      finders.median_gains              ch.
+                               prefix_abs_losses (25)
+missing values both ways   18  gains_both_ways (24)           best_split (cumsum, NaN)          ch.
+surrogate splits           18  best_surrogate (20)            bench.surrogates_of               ch.
 categorical: sort by mean  19  sorted_partition (10)          brute force over partitions       ch.
 histograms of row parts    20  part_histogram (5),            the histogram grower's root split ch.
                                best_bin (9)
