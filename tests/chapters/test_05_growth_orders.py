@@ -318,3 +318,27 @@ def test_order_free_stopping_rules_grow_the_same_tree(split):
     stack = DecisionTreeRegressor(builder="depth_first", **settings).fit(X_train, y_train)
     heap = DecisionTreeRegressor(builder="best_first", **settings).fit(X_train, y_train)
     assert same_tree(stack.tree_, heap.tree_)
+
+
+def test_exercise_5_newest_first_spends_the_budget_down_one_side(housing):
+    claim(NOTEBOOK, "Its training error barely moves (0.7195 with 8 leaves, 0.7000 with "
+          "100), while best first's falls to 0.2031")
+    claim(NOTEBOOK, "with 8 leaves, 7 splits in a row, depth 7")
+    import nbformat
+
+    from tests.conftest import NOTEBOOKS
+    from treelib import best_split
+    from treelib.criteria import squared_error
+    cells = nbformat.read(NOTEBOOKS / NOTEBOOK, as_version=4).cells
+    source = next(c.source for c in cells if "def grow_newest_first" in c.source)
+    namespace = {"np": np, "best_split": best_split, "squared_error": squared_error}
+    exec(source.split("\n\n\nprint(")[0], namespace)
+    X, y = housing[0], housing[1]
+    rows = np.random.default_rng(0).choice(len(y), size=2000, replace=False)
+    X_small, y_small = X[rows], y[rows]
+    measured = {k: namespace["grow_newest_first"](X_small, y_small, k) for k in (8, 100)}
+    assert measured[8][:2] == (8, 7) and round(measured[8][2], 4) == 0.7195
+    assert measured[100][0] == 100 and round(measured[100][2], 4) == 0.7000
+    heap = grow("best_first", X_small, target_statistics(y_small, "squared_error"), FINDER,
+                StoppingRules(max_leaf_nodes=100))
+    assert round(float(np.mean((heap.predict(X_small)[:, 0] - y_small) ** 2)), 4) == 0.2031
