@@ -19,8 +19,8 @@ variance-to-sum identity   02  raw_sum_gains (11),            finders.threshold_
 naive O(n^2) split         03  naive_scores (6)               finders.SCORERS["naive"]          here
 running-sum scan           03  scan_scores (11)               finders.SCORERS["scan"]           here
 cumsum scan                03  cumsum_scores (6)              finders.SCORERS["cumsum"]         here
-depth-first growth         05  grow_tree (20)                 growth.grow("recursive")          ch.
-best-first growth          05  grow_best_first (18)           growth.grow("best_first")         ch.
+depth-first growth         05  grow_tree (21)                 growth.grow("recursive")          ch.
+best-first growth          05  grow_best_first (19)           growth.grow("best_first")         ch.
 level-wise running sums    06  padded_cumsum (6)              segments.segmented_cumsum         here
 level-wise partition       06  stable_partition (4)           growth.partition, partition_plan  here
 Gini and entropy gains     07  class_count_gains (30),        finders.threshold_gains           here
