@@ -160,6 +160,15 @@ def test_three_splitters_same_split_on_a_real_node(housing):
     assert len({f"{s.gain:.6g}" for s in splits.values()}) == 1
     feature, threshold, _ = keys.pop()
     assert names[feature] == "MedInc" and threshold == pytest.approx(5.0319)
+    # check yourself 3: the best cut is ahead of the runner-up by far more than rounding
+    claim(PAGE, "They choose the same cut because the best cut is ahead of the others by far "
+          "more than rounding")
+    order, _, valid = candidate_cuts(X[rows])
+    for scorer in SCORERS.values():
+        gains, bounds = scorer(target_statistics(y[rows], "squared_error"), order, valid)
+        i, j = np.unravel_index(np.argmax(gains), gains.shape)
+        runner_up = np.sort(gains[np.isfinite(gains)])[-2]
+        assert gains[i, j] - runner_up > 1e6 * bounds[i, j]
 
 
 @settings(max_examples=200, deadline=None)
