@@ -193,6 +193,12 @@ def test_claim_min_child_weight_forbids_the_cuts_of_sure_samples(california, aft
                           dict(min_child_weight=5.0))]
     assert [int(m.sum()) for m in masks] == [202, 198, 99]
     assert not (masks[1] & ~masks[0]).any()          # the 198 are among the 202
+    claim(PAGE, "the smallest child that `min_child_weight=1` allows here keeps 23 of these "
+                "sure block groups, the smallest that `min_child_weight=5` allows 139, where "
+                "`min_samples_leaf=20` allows 20 of any kind")
+    n_left = np.cumsum(np.bincount(codes[node, 5], minlength=n_bins[5]))[:-1]
+    smaller = np.minimum(n_left, node.sum() - n_left)
+    assert [int(smaller[m].min()) for m in masks] == [20, 23, 139]
     assert node.sum() == 690
     assert round(np.median(h[node]) / 0.25, 2) == 0.11
     assert round(h[node].sum(), 1) == 21.8 and round(20 * np.median(h[node]), 2) == 0.54
