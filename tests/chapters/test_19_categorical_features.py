@@ -277,7 +277,6 @@ def test_claim_the_committed_shares_and_costs():
                     "further behind on the product codes (33.09% against 45.56%, 32.11% against "
                     "44.86%).")
     claim(NOTEBOOK, "The multiway split always gains the most, with $q$ children.")
-    claim(NOTEBOOK, "in the benchmark barely longer for 168 categories than for 4.")
     claim(NOTEBOOK, "on the hours it took 160 times as long as the sorted partition")
     fits, _ = load_results("categorical")
     share = categorical_table(fits)
