@@ -115,7 +115,10 @@ teacher-book: venv
 
 test: lint unit nbval verified-book
 
+# The committed notebooks are trusted on this machine first, so their animations play
+# (JupyterLab runs no script of an untrusted notebook's outputs: it would show the still).
 lab: venv
+	$(BIN)/jupyter trust notebooks/*.ipynb
 	$(BIN)/jupyter lab notebooks
 
 bench: venv

@@ -36,6 +36,7 @@ def test_an_animation_needs_no_network_and_holds_every_frame():
     assert 'class="fa' not in page                  # no web-font icons
     assert len(re.findall(r"frames\[\d+\] = \"data:image/png;base64,", page)) == 5
     assert check_book.animation_problems("page", page) == []
+    assert re.search(r'<img id="_anim_img\w+" src="data:image/png;base64,', page)  # a still
     assert not plt.get_fignums()                     # the still is not shown twice
 
 

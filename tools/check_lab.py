@@ -2,7 +2,11 @@
 HTML book does: no MyST role or directive left as raw text, math typeset, exercises and
 solutions rendered by jupyterlab-myst.
 
-    python tools/check_lab.py [--screenshots DIR] [notebooks/01_what_is_a_split.ipynb ...]
+    python tools/check_lab.py [--screenshots DIR] [--show TEXT ...] [notebooks/01_...ipynb ...]
+
+With ``--screenshots``, one picture of each notebook's top, and with ``--show``, one more
+for each TEXT: the first cell (its source or its output) that contains it, scrolled into
+view (``--show "Check yourself" --show 'class="animation"'``).
 
 Needs Chromium (Debian's ``chromium`` package, /usr/bin/chromium) and the Python package
 ``playwright`` (``pip install playwright``; it drives the installed Chromium, nothing is
@@ -62,7 +66,20 @@ def start_lab(port, token, settings):
     raise RuntimeError("JupyterLab did not start")
 
 
-def check_notebook(page, url, screenshot=None):
+def show_cells(page, screenshot, texts):
+    """One screenshot per text: the first cell that contains it, scrolled into view."""
+    for number, text in enumerate(texts, 1):
+        cells = page.query_selector_all(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Cell")
+        found = next((c for c in cells if text in c.inner_html()), None)
+        if found is None:
+            print(f"check_lab: no cell shows {text!r}")
+            continue
+        found.scroll_into_view_if_needed()
+        page.wait_for_timeout(1500)
+        page.screenshot(path=str(screenshot.with_name(f"{screenshot.stem}-{number}.png")))
+
+
+def check_notebook(page, url, screenshot=None, show=()):
     """Problems found in one rendered notebook (an empty list if it reads well)."""
     page.goto(url)
     page.wait_for_selector(".jp-MarkdownCell", state="attached", timeout=60_000)
@@ -79,6 +96,7 @@ def check_notebook(page, url, screenshot=None):
         problems.append("math is not typeset")
     if screenshot is not None:
         page.screenshot(path=str(screenshot), full_page=True)
+        show_cells(page, screenshot, show)
     return problems
 
 
@@ -88,6 +106,7 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("notebooks", nargs="*", type=Path)
     parser.add_argument("--screenshots", type=Path)
+    parser.add_argument("--show", action="append", default=[])
     args = parser.parse_args(argv)
     notebooks = args.notebooks or sorted((ROOT / "notebooks").glob("*.ipynb"))
     port, token = free_port(), secrets.token_hex(16)
@@ -107,7 +126,7 @@ def main(argv=None):
                         shot = args.screenshots / (Path(path).stem + ".png")
                     problems = check_notebook(
                         page, f"http://127.0.0.1:{port}/lab/workspaces/{Path(path).stem}/tree/"
-                              f"{relative}?reset&token={token}", shot)
+                              f"{relative}?reset&token={token}", shot, args.show)
                     status = "ok" if not problems else f"{len(problems)} problem(s)"
                     print(f"check_lab: {relative}: {status}")
                     for problem in problems:

@@ -141,7 +141,9 @@ def animation(figure, draw, frames, interval=400):
     """An animation for a notebook and the HTML book, with no network: matplotlib's
     ``FuncAnimation`` rendered by ``to_jshtml`` (every frame a PNG inside the page, with
     play, pause and step buttons; the script is inline, nothing is loaded from a CDN).
-    The player's icons are plain characters (``PLAYER_ICONS``), not a web font.
+    The player's icons are plain characters (``PLAYER_ICONS``), not a web font, and the
+    first frame is the player's image from the start, so a page that runs no scripts (an
+    untrusted notebook in JupyterLab) still shows it.
     ``draw(frame)`` redraws ``figure`` for each item of ``frames``; ``interval`` is the
     milliseconds between frames.  The figure is closed, so it is not shown a second time
     as a still.  Returns an ``IPython.display.HTML``.  Cost: one PNG per frame, about
@@ -160,6 +162,11 @@ def animation(figure, draw, frames, interval=400):
     page = re.sub(r'<link rel="stylesheet"\s+href="https?://[^"]*font-awesome[^"]*">', "", page)
     for icon, text in PLAYER_ICONS.items():
         page = page.replace(f'<i class="{icon}"></i>', text)
+    first = re.search(r'frames\[0\] = "(data:image/png;base64,[^"]*)"', page)
+    if first:           # shown as a still where scripts do not run (an untrusted notebook)
+        still = first.group(1).replace("\\\n", "")
+        page = re.sub(r'<img id="(_anim_img\w+)">', lambda m: f'<img id="{m.group(1)}" '
+                      f'src="{still}" alt="the first frame of the animation">', page, count=1)
     if re.search(r'(?:src|href)="https?://', page):
         raise RuntimeError("the animation's HTML would load something from the network")
     return HTML(page)
