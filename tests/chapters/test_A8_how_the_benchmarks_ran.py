@@ -57,6 +57,28 @@ def test_every_benchmark_a_page_reads_has_its_section_and_machine_record():
         assert f"treelib commit {info['treelib commit']}, load average" in printed
 
 
+def test_each_section_names_the_pages_that_read_its_file():
+    """A section's "Read by" sentence links exactly the pages that load its file."""
+    readers = {}
+    for path in NOTEBOOKS.glob("*.ipynb"):
+        if path.name == NOTEBOOK:
+            continue
+        for cell in nbformat.read(path, as_version=4).cells:
+            if cell.cell_type == "code":
+                for name in re.findall(r"load_results\(\s*[\"'](\w+)[\"']", cell.source):
+                    readers.setdefault(name, set()).add(path.name)
+    for cell in page().cells:
+        section = re.match(r"## (\w+)\.csv:", cell.source)
+        if cell.cell_type != "markdown" or section is None:
+            continue
+        sentence = re.search(r"(Read by .*?|No page reads this file.*?)\.\s", cell.source,
+                             re.S).group(1)
+        linked = set(re.findall(r"\]\(([\w-]+\.ipynb)\)", sentence))
+        if sentence.startswith("No page"):
+            linked = set()
+        assert linked == readers.get(section.group(1), set()), section.group(1)
+
+
 def test_fresh_cells_are_the_only_ones_not_compared():
     """A cell left out of nbval's comparison shows a fresh timing or names this
     machine; every other cell, the machine records among them, is compared."""
