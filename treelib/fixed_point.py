@@ -15,8 +15,9 @@ Here a column of statistics v is written on a grid of spacing ``2**exponent`` as
 ``bits`` is chosen from the number of rows n so that n ``2**(bits - 1)`` <= ``2**51``:
 then any sum of the digits of at most n rows is an integer below ``2**53`` in magnitude,
 exact in float64 whatever the order, so ``np.bincount`` adds them exactly.  The grid
-leaves ``PRECISION_BITS`` bits below the largest |v|: values are rounded to ``2**-64`` of
-the largest, far below the ``2**-53`` that a single float addition loses.  A sum becomes
+holds at least ``PRECISION_BITS`` bits in all: its spacing is at most ``2**-62`` of the
+largest |v| (the largest may sit just above a power of two), so a value moves by at most
+``2**-63`` of the largest, far below the ``2**-53`` that a single float addition loses.  A sum becomes
 one float again at the end (``to_float``), computed from the exact digits alone, so every
 order of addition gives the same bits.
 
