@@ -245,7 +245,7 @@ def test_histograms_pay_at_depth_8_and_not_at_full_depth(relative_time):
     by_time = sorted(treelib_trees, key=lambda m: relative_time(m, "8"))
     assert by_time[:2] == ["hist 32", "hist 255"]
     claim(NOTEBOOK, "grown depth first, the same 255-bin finder takes 44.07 times the "
-                    "level-wise scan's time at full depth.")
+                    "level-wise scan's time at full depth")
     assert round(relative_time("hist 255, depth first", "full"), 2) == 44.07
     assert relative_time("hist 255", "full") < 2
 
