@@ -128,7 +128,7 @@ def test_chapter_has_the_form_of_a_course(path):
 #: Code that starts worker processes, threads or a cluster, or calls a library that does:
 #: output that a busy machine could change (a late heartbeat on stderr, once).
 CONCURRENT = re.compile(r"LocalCluster|local_cluster|n_jobs\s*=|lightgbm|xgboost"
-                        r"|boosting_bench|parallel_bench|ThreadPool|multiprocessing")
+                        r"|boosting_bench|parallel_bench|time_threads|ThreadPool|multiprocessing")
 
 
 def under_load():
