@@ -168,12 +168,16 @@ def test_integer_weights_are_repeated_rows(criterion, seed):
     np.testing.assert_allclose(weighted.value, repeated.value, rtol=1e-12, atol=1e-12)
 
 
-def test_integer_weights_are_repeated_rows_for_the_chapters_poisson_tree():
+def weighted_rows():
+    """600 training rows of the bikeshare data, each with an integer weight 0 to 3."""
     X_train, _, y_train, _ = bikeshare_split(0)
     rng = np.random.default_rng(2)
     rows = rng.choice(len(y_train), size=600, replace=False)
-    weights = rng.integers(0, 4, size=600)
-    X, y = X_train[rows], y_train[rows]
+    return X_train[rows], y_train[rows], rng.integers(0, 4, size=600)
+
+
+def test_integer_weights_are_repeated_rows_for_the_chapters_poisson_tree():
+    X, y, weights = weighted_rows()
     weighted = DecisionTreeRegressor(criterion="poisson", max_depth=4).fit(
         X, y, sample_weight=weights).tree_
     repeated = DecisionTreeRegressor(criterion="poisson", max_depth=4).fit(
@@ -224,11 +228,7 @@ def test_a_shift_changes_the_poisson_tree_only():
 
 
 def test_min_samples_leaf_counts_rows_not_weight():
-    X_train, _, y_train, _ = bikeshare_split(0)
-    rng = np.random.default_rng(2)
-    rows = rng.choice(len(y_train), size=600, replace=False)
-    weights = rng.integers(0, 4, size=600)
-    X, y = X_train[rows], y_train[rows]
+    X, y, weights = weighted_rows()
     weighted = DecisionTreeRegressor(max_depth=4, min_samples_leaf=20).fit(
         X, y, sample_weight=weights).tree_
     repeated = DecisionTreeRegressor(max_depth=4, min_samples_leaf=20).fit(
