@@ -190,8 +190,11 @@ def test_the_committed_growth_benchmark_has_what_the_chapter_reads():
 
 
 def test_the_animated_map_tree_takes_one_pass_per_level(housing):
-    claim(PAGE, "The number of passes is the depth, 4, however many nodes a level holds")
+    claim(PAGE, "The number of passes is the depth, 4, however many nodes a level holds: the "
+          "last pass scores the cuts of the 6 nodes of depth 3 that can be split, all together; "
+          "the other 2 were leaves from the start.")
     claim(PAGE, "a depth limit of 4 and at least 20 block groups per leaf")
+    claim(PAGE, "a node too small to leave 20 block groups on each side stays a leaf (grey)")
     X, _ = housing
     _, y = load_california_housing(return_X_y=True)
     pick = np.random.default_rng(1).choice(len(y), size=1500, replace=False)
@@ -203,3 +206,11 @@ def test_the_animated_map_tree_takes_one_pass_per_level(housing):
     assert tree.max_depth == 4 and counter.levels == 4
     assert (tree.node_count, tree.n_leaves) == (27, 14)
     assert tree.n_node_samples[tree.is_leaf].min() >= 20
+    # every level's nodes searched in its pass, but at depth 3 two are too small to split
+    depths = tree.node_depth()
+    assert np.bincount(depths)[:4].tolist() == [1, 2, 4, 8]
+    assert counter.nodes_per_depth == [1, 2, 4, 6]
+    small = (depths == 3) & (tree.n_node_samples < 2 * 20)
+    assert small.sum() == 2 and tree.is_leaf[small].all()
+    # the searched nodes are the split ones: each got the dashed best cut of the animation
+    assert [int((~tree.is_leaf[depths == d]).sum()) for d in range(4)] == [1, 2, 4, 6]

@@ -153,6 +153,8 @@ def test_the_iris_worked_example_and_its_tie():
     tree = DecisionTreeClassifier(max_depth=3).fit(iris.data[:, 2:], iris.target)
     internal = ~tree.tree_.is_leaf
     assert tree.tree_.threshold[internal].round(2).tolist() == [2.45, 1.75, 4.95, 4.85]
+    claim(NOTEBOOK, "lines are the last two splits, at 4.95 and 4.85 cm, one on each side of it.")
+    assert tree.tree_.node_depth()[internal].tolist() == [0, 1, 2, 2]   # the last two splits
     # the split at 4.85 under petal width > 1.75: two virginica leaves, a positive gain
     upper = (iris.data[:, 2] > 2.45) & (iris.data[:, 3] > 1.75)
     cut = iris.data[upper, 2] <= 4.85
@@ -206,3 +208,27 @@ def test_exercise_2_the_01_label_grows_the_gini_split_with_half_the_gain():
 def test_exercise_4_the_largest_impurities(k):
     assert gini(np.arange(k)) == pytest.approx(1 - 1 / k, rel=1e-12)
     assert entropy(np.arange(k)) == pytest.approx(np.log2(k), rel=1e-12)
+
+
+@pytest.mark.parametrize("n", [10, 100, 1000])
+def test_check_yourself_1_gini_puts_the_isolating_cut_further_ahead(n):
+    """One sample of the second class among n: the cut that isolates it gains all of the
+    node's impurity under both criteria, but against a cut that halves the node (the lone
+    sample in one half), Gini's ratio is far larger than entropy's, whose halving cut
+    gains about one bit."""
+    claim(NOTEBOOK, "Both rank it first: it leaves two pure children")
+    claim(NOTEBOOK, "so merely halving the node gains about one bit. Gini rewards the pure "
+          "child; entropy also rewards the smaller impure one")
+    y = np.zeros(n, dtype=int)
+    y[0] = 1
+    isolate, halve = np.arange(n) < 1, np.arange(n) < n // 2
+    for criterion, impurity in [("gini", gini), ("entropy", entropy)]:
+        assert np.isclose(split_gain(y, isolate, criterion), n * impurity(y), rtol=1e-12)
+    assert np.isclose(n * gini(y), 2 * (1 - 1 / n), rtol=1e-12)
+    ratio = {c: split_gain(y, isolate, c) / split_gain(y, halve, c) for c in ["gini", "entropy"]}
+    assert ratio["gini"] > 2 * ratio["entropy"]
+    assert abs(split_gain(y, halve, "entropy") - 1) < 0.1
+    # the cut keeping the sample in a child of m samples removes 2 (1/m - 1/n) of Gini
+    for m in [2, 5, n // 2]:
+        assert np.isclose(split_gain(y, np.arange(n) < m, "gini"), 2 * (1 / m - 1 / n),
+                          rtol=1e-9)
