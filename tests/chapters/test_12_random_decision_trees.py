@@ -185,6 +185,26 @@ def test_missing_incomes_cost_less_than_dropping_the_feature(hidden_incomes):
     assert scores == [0.535, 0.649, 0.678]
 
 
+def test_doubled_targets_change_only_what_the_nodes_store(hidden_incomes):
+    """Check yourself 1: the same seed, every target doubled."""
+    claim(NOTEBOOK, "`value` and `impurity`, what each node stores (here every node's mean "
+                    "doubles and its variance quadruples).")
+    _, _, X_train_nan, _, y_train, _ = hidden_incomes
+
+    def tree(Y):
+        rule = RandomTreeRule("squared_error", min_samples_leaf=4,
+                              rng=np.random.default_rng(0))
+        return grow_random_tree(X_train_nan, Y, rule, StoppingRules(max_depth=6))
+
+    a, b = tree(y_train[:, None]), tree(2 * y_train[:, None])
+    arrays = [k for k, v in vars(a).items() if isinstance(v, np.ndarray)]
+    assert {"value", "impurity", "feature", "threshold", "children_left"} <= set(arrays)
+    changed = {k for k in arrays if not np.array_equal(getattr(a, k), getattr(b, k))}
+    assert changed == {"value", "impurity"}
+    np.testing.assert_allclose(b.value, 2 * a.value, rtol=1e-12)
+    np.testing.assert_allclose(b.impurity, 4 * a.impurity, rtol=1e-9, atol=1e-12)
+
+
 def test_the_drawn_tree_and_exercise_one(hidden_incomes):
     _, X_test, X_train_nan, _, y_train, _ = hidden_incomes
     Y = y_train[:, None]
@@ -203,7 +223,8 @@ def test_the_drawn_tree_and_exercise_one(hidden_incomes):
 
 def test_the_varying_features_of_a9a_nodes():
     claim(NOTEBOOK, "In a node of 8 to 15 samples the median share of features that vary is "
-                    "11%, and 8 random draws all miss in 44% of such nodes (in nodes of 512 "
+                    "11%, and 8 random draws all miss with a probability of 44% on average over "
+                    "such nodes (in nodes of 512 "
                     "or more samples: 2%).")
     a9a = load_libsvm("a9a")
     X, Y = a9a.X_train, one_hot(a9a.y_train, 2)
