@@ -151,12 +151,13 @@ def test_committed_ensembles_and_criteria():
 
 
 def test_committed_missing_categorical_parallel_and_auc():
-    claim(NOTEBOOK, "the three strategies cost about the same, a tree of depth 8 each")
+    claim(NOTEBOOK, "the three strategies' CPU times stay within a factor of 1.5 of one "
+                    "another in the committed run")
     fits, _ = load_results("missing")
     one = fits[(fits.mechanism == "completely_at_random") & (fits.fraction == 0.3)
                & (fits.repeat == 0)].set_index("strategy").cpu_seconds
-    for strategy in ["mean imputation", "own branch"]:
-        assert 0.5 < one[strategy] / one["default direction"] < 2
+    three = one[["mean imputation", "default direction", "own branch"]]
+    assert three.max() < 1.5 * three.min()
     claim(NOTEBOOK, "hundreds of times the sorted partition's CPU time")
     fits, _ = load_results("categorical")
     cpu = fits[fits.feature == "hour"].groupby("strategy").cpu_seconds.median()
@@ -203,8 +204,8 @@ def test_fresh_scores_are_the_committed_ones():
                                     depths=("8",), repeats=1)
     assert all(score[r.method, r.depth, r.task] == r.score for r in fresh.itertuples())
 
-    claim(NOTEBOOK, "treelib and scikit-learn grow the same trees here (the same score to "
-                    "four digits, the committed one)")
+    claim(NOTEBOOK, "treelib and scikit-learn reach the same test $R^2$ here, to four "
+                    "digits, the committed one")
     X_train, X_test, y_train, y_test, task = boosting.boosting_data("california")
     scores = [boosting.score(boosting.peer_model(library, task, n_iter=50)
                              .fit(X_train, y_train), X_test, y_test, task)
@@ -244,8 +245,8 @@ def test_fresh_scores_are_the_committed_ones():
 
 
 def test_fresh_naive_search_is_tens_of_times_the_scan():
-    claim(NOTEBOOK, "The fresh run keeps the wide margins (the naive search's) on any "
-                    "machine")
+    claim(NOTEBOOK, "The fresh run keeps the wide margin of the naive search (a test "
+                    "checks it on the machine that runs the tests)")
     fresh = timing.time_tree_fits([(500, 1)], methods=("naive", "cumsum"))
     seconds = fresh.groupby("method").seconds.mean()
     assert seconds["naive"] > 10 * seconds["cumsum"]
