@@ -17,9 +17,9 @@ then any sum of the digits of at most n rows is an integer below ``2**53`` in ma
 exact in float64 whatever the order, so ``np.bincount`` adds them exactly.  The grid
 holds at least ``PRECISION_BITS`` bits in all: its spacing is at most ``2**-62`` of the
 largest |v| (the largest may sit just above a power of two), so a value moves by at most
-``2**-63`` of the largest, far below the ``2**-53`` that a single float addition loses.  A sum becomes
-one float again at the end (``to_float``), computed from the exact digits alone, so every
-order of addition gives the same bits.
+``2**-63`` of the largest, far below the ``2**-53`` that a single float addition loses.
+A sum becomes one float again at the end (``to_float``), computed from the exact digits
+alone, so every order of addition gives the same bits.
 
 Costs: O(n T) to write n values, O(T) per sum to read one back; a histogram of T digits
 costs T ``np.bincount`` passes instead of one.
