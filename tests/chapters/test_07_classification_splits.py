@@ -201,12 +201,12 @@ def test_an_empty_class_or_permuted_labels_change_no_gain():
 
 
 def test_the_cut_between_2_and_3_is_the_best_of_the_tiny_node():
-    claim(NOTEBOOK, "= 1.3333$, the largest of the four allowed cuts")
+    claim(NOTEBOOK, "= \\frac{4}{3} \\approx 1.33$, the largest of the four allowed cuts")
     thresholds, gini_gains, entropy_gains = class_count_gains(
         np.array([3.0, 1.0, 2.0, 2.0, 5.0, 4.0]), np.array(["b", "a", "a", "c", "c", "b"]))
     assert len(thresholds) == 4
     assert thresholds[np.argmax(gini_gains)] == 2.5
-    assert round(gini_gains.max(), 4) == 1.3333
+    assert gini_gains.max() == pytest.approx(4 / 3) and round(gini_gains.max(), 2) == 1.33
     assert np.sum(gini_gains == gini_gains.max()) == 1
 
 
