@@ -105,9 +105,9 @@ def test_claim_the_searched_step_of_squared_error_is_one(california):
 def test_claim_line_search_leads_early_and_shrinkage_late(california):
     claim(PAGE, "17 of the 40 are below 1, and the 40 average 0.910")
     claim(PAGE, "After 5 trees the line search and the full step lead shrinkage by 0.1 (test "
-                "AUC 0.9462 and 0.9455 against 0.9210); after 40, shrinkage leads (0.9581), "
-                "the full step has fallen back (0.9447) and the line search stays between "
-                "them (0.9493).")
+                "AUC about 0.95 for both, against 0.921); after 40, shrinkage leads (0.958), "
+                "the full step has fallen back (0.945) and the line search stays between "
+                "them (0.949).")
     from sklearn.metrics import roc_auc_score
 
     X, y, _, _ = california
@@ -127,6 +127,10 @@ def test_claim_line_search_leads_early_and_shrinkage_late(california):
             assert np.all(steps[:4] == 1.0) and steps[4] < 1.0
             assert (steps < 1).sum() == 17 and round(steps.mean(), 3) == 0.910
     assert min(auc["line_search"][0], auc[1.0][0]) > auc[0.1][0]
+    assert [round(auc[rate][0], 2) for rate in ("line_search", 1.0)] == [0.95, 0.95]
+    assert [round(auc[rate][n], 3) for rate, n in ((0.1, 0), (0.1, 1), (1.0, 1),
+                                                   ("line_search", 1))] == [
+        0.921, 0.958, 0.945, 0.949]
     assert auc[0.1][1] > auc["line_search"][1] > auc[1.0][1]
 
 
@@ -139,9 +143,9 @@ def boosting_results():
 
 
 def test_claim_the_committed_line_search_on_a9a_and_california(boosting_results):
-    claim(PAGE, "On a9a the 200 searched steps average 0.8713; the line search leads after 5 "
-                "and 10 trees, scores best at 10 and falls to 0.8735 after 200, while the fixed "
-                "rate 0.1 reaches 0.9037 after 50 trees and keeps it at 100")
+    claim(PAGE, "On a9a the 200 searched steps average 0.871; the line search leads after 5 "
+                "and 10 trees, scores best at 10 and falls to 0.874 after 200, while the fixed "
+                "rate 0.1 reaches 0.904 after 50 trees and keeps it at 100")
     claim(PAGE, "On california the line search takes whole steps (mean step 1) and its scores "
                 "are those of `learning_rate=1.0` to the last digit: of the six counts of trees "
                 "in the table, both score best at 10 and fall afterwards, while shrinkage by "
@@ -153,11 +157,12 @@ def test_claim_the_committed_line_search_on_a9a_and_california(boosting_results)
     step = runs[runs.iterations == 200].set_index(["dataset", "variant"]).mean_step
     a9a = score.loc["a9a"]
     searched, fixed = a9a.loc["learning_rate=line_search"], a9a.loc["learning_rate=0.1"]
-    assert round(step["a9a", "learning_rate=line_search"], 4) == 0.8713
+    assert round(step["a9a", "learning_rate=line_search"], 3) == 0.871
     for n in (5, 10):
         assert searched[n] == a9a[n].max()
-    assert searched.idxmax() == 10 and round(searched[200], 4) == 0.8735
-    assert round(fixed[50], 4) == round(fixed[100], 4) == 0.9037 == round(fixed.max(), 4)
+    assert searched.idxmax() == 10 and round(searched[200], 3) == 0.874
+    assert round(fixed[50], 4) == round(fixed[100], 4) == round(fixed.max(), 4)   # keeps it
+    assert round(fixed[50], 3) == 0.904
     cal = score.loc["california"]
     assert step["california", "learning_rate=line_search"] == 1.0
     assert (cal.loc["learning_rate=line_search"] == cal.loc["learning_rate=1.0"]).all()
