@@ -51,6 +51,7 @@ from treelib.growth.depth_first import grow_depth_first, grow_recursive, recursi
 from treelib.growth.level_partition import partition, partition_plan
 from treelib.growth.level_wise import grow_level_wise_exact
 from treelib.growth.level_wise_hist import grow_level_wise_hist
+from treelib.growth.optimal_depth2 import grow_optimal_depth2 as grow_optimal_depth2
 from treelib.growth.random_trees import RandomTreeRule, grow_random_tree
 from treelib.growth.rules import StoppingRules, without_zero_weights
 from treelib.growth.threads import check_n_jobs, feature_chunks
