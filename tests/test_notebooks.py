@@ -117,6 +117,9 @@ def test_chapter_has_the_form_of_a_course(path):
     exercises = re.findall(r"\{exercise-start\}\s*\n:label:\s*(\S+)", text)
     solutions = re.findall(r"\{solution-start\}\s*(\S+)", text)
     assert 3 <= len(exercises) <= 5, f"{len(exercises)} exercises"
+    number = path.name[:2]        # labels are unique in the book: chNN-exK, NN the chapter's
+    assert all(re.fullmatch(rf"ch{number}-ex\d+", label) for label in exercises), exercises
+    assert len(set(exercises)) == len(exercises), "an exercise label is used twice"
     assert sorted(exercises) == sorted(solutions), "every exercise has its solution"
     assert all(":class: dropdown" in text.split(f"{{solution-start}} {label}", 1)[1][:80]
                for label in exercises), "solutions are folded"
