@@ -39,6 +39,11 @@ depend on the order (no ``max_leaf_nodes``); they number its nodes differently.
 Random decision trees search nothing, so they take no finder: ``grow_random_tree(X, Y,
 RandomTreeRule(criterion, rng=..., min_samples_leaf=...), rules)`` draws a random feature
 and threshold for every node of a level at once (``treelib.growth.random_trees``).
+
+Greedy growth chooses one split at a time; ``grow_optimal_depth2(codes, Y, finder)``
+finds the depth-2 tree of least squared error over the bins exactly, every root cut with
+both children's best cuts at once, from two-dimensional cumulative sums of each feature
+pair (``treelib.growth.optimal_depth2``, O(f**2 (n + B**2))).
 """
 
 from dataclasses import dataclass
@@ -51,7 +56,7 @@ from treelib.growth.depth_first import grow_depth_first, grow_recursive, recursi
 from treelib.growth.level_partition import partition, partition_plan
 from treelib.growth.level_wise import grow_level_wise_exact
 from treelib.growth.level_wise_hist import grow_level_wise_hist
-from treelib.growth.optimal_depth2 import grow_optimal_depth2 as grow_optimal_depth2
+from treelib.growth.optimal_depth2 import grow_optimal_depth2
 from treelib.growth.random_trees import RandomTreeRule, grow_random_tree
 from treelib.growth.rules import StoppingRules, without_zero_weights
 from treelib.growth.threads import check_n_jobs, feature_chunks
@@ -136,3 +141,4 @@ __all__ = ["GROWERS", "LevelOptions", "RandomTreeRule", "StoppingRules", "check_
            "grow_recursive"]
 __all__ += ["BinnedData", "BoostingRules", "feature_chunks", "goss_sample",
             "grow_boosting_tree", "partition", "partition_plan", "recursion_depth_limit"]
+__all__ += ["grow_optimal_depth2"]
