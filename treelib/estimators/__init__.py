@@ -10,6 +10,7 @@ from treelib.estimators.forests import (
     RandomForestClassifier,
     RandomForestRegressor,
 )
+from treelib.estimators.importance import PermutationImportance, permutation_importance
 from treelib.estimators.oblivious import ObliviousTreeClassifier, ObliviousTreeRegressor
 from treelib.estimators.random_trees import (
                                              RandomDecisionTreeClassifier,
@@ -22,3 +23,4 @@ __all__ = ["DecisionTreeClassifier", "DecisionTreeRegressor", "RandomDecisionTre
            "ExtraTreesRegressor", "ExtraTreesClassifier", "ObliviousTreeRegressor",
            "ObliviousTreeClassifier"]
 __all__ += ["HistGradientBoostingClassifier", "HistGradientBoostingRegressor"]
+__all__ += ["PermutationImportance", "permutation_importance"]

@@ -40,6 +40,7 @@ from treelib.finders.exact import (
 from treelib.finders.histogram import histogram_gains, histogram_split, node_histograms
 from treelib.finders.median import median_gains
 from treelib.finders.random import random_split
+from treelib.finders.unbiased import UnbiasedSplit, selection_frequencies, unbiased_split
 from treelib.options import check
 from treelib.split import MISSING_BIN
 from treelib.validation import check_array, check_min_samples_leaf, check_sample_weight
@@ -235,3 +236,4 @@ __all__ = ["Categories", "Finder", "NODE_VALUES", "SCORERS", "SPLITTERS", "best_
            "candidate_cuts", "check_splitter", "cumsum_gains", "exact_split",
            "feature_groups", "feature_scores", "histogram_gains", "histogram_split",
            "median_gains", "node_histograms", "random_split", "threshold_gains"]
+__all__ += ["UnbiasedSplit", "selection_frequencies", "unbiased_split"]
