@@ -3,6 +3,7 @@ parameter and the value it got (scikit-learn's conventions for counts and fracti
 
 import math
 import numbers
+from typing import NamedTuple
 
 import numpy as np
 
@@ -18,6 +19,22 @@ STRICTER = """
     finders square sums of targets, which would overflow float64), with a ValueError that
     says so.
 """
+
+
+class TreeSettings(NamedTuple):
+    """A tree's checked parameters: the growth order, ``max_leaf_nodes``, ``max_features``
+    as a number of features (None: all), ``n_jobs`` and ``histogram_sums``."""
+
+    builder: str
+    max_leaf_nodes: int
+    max_features: int
+    n_jobs: int
+    histogram_sums: str
+
+
+def has_missing(X, weights=None):
+    """Whether X has NaN in a row that takes part (of positive weight).  O(n f)."""
+    return bool(np.isnan(X if weights is None else X[weights > 0]).any())
 
 
 def check_number(name, value, *, integer, low, low_open=False, high=None, allow_none=False):

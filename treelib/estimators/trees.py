@@ -6,10 +6,9 @@ scikit-learn's trees), and X is kept as float32 as scikit-learn's trees keep it;
 algorithms below (``treelib.finders``, ``treelib.growth``) trust what they receive.
 """
 
-from typing import NamedTuple
-
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
+from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, clone
+from sklearn.utils import Bunch
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
@@ -23,9 +22,11 @@ from treelib.estimators.encoding import categorical_mask, encode_categories, fit
 from treelib.estimators.fixed_point import fit_fixed_point_tree
 from treelib.estimators.params import (
     STRICTER,
+    TreeSettings,
     check_histogram_sums,
     check_number,
     forget_fit,
+    has_missing,
     leaf_size,
     numpy_rng,
     resolve_max_features,
@@ -37,26 +38,11 @@ from treelib.growth import LevelOptions, check_builder, grow, without_zero_weigh
 from treelib.growth.row_parts import LocalParts, RowPart
 from treelib.growth.threads import check_n_jobs
 from treelib.options import check
+from treelib.pruning import prune, pruning_path
 from treelib.validation import check_sample_weight, check_target_range
 
 #: The splitters that accept missing values (NaN) in X.
 MISSING_VALUE_SPLITTERS = ("cumsum", "hist")
-
-
-class TreeSettings(NamedTuple):
-    """A tree's checked parameters: the growth order, ``max_leaf_nodes``, ``max_features``
-    as a number of features (None: all), ``n_jobs`` and ``histogram_sums``."""
-
-    builder: str
-    max_leaf_nodes: int
-    max_features: int
-    n_jobs: int
-    histogram_sums: str
-
-
-def has_missing(X, weights=None):
-    """Whether X has NaN in a row that takes part (of positive weight).  O(n f)."""
-    return bool(np.isnan(X if weights is None else X[weights > 0]).any())
 
 
 def tree_settings(tree, n_features, *, categorical=False, missing=False, weighted=False):
@@ -64,8 +50,9 @@ def tree_settings(tree, n_features, *, categorical=False, missing=False, weighte
     ``n_features`` features: each value checked, then the options together
     (``treelib.options.check``, with whether X has ``categorical`` features and
     ``missing`` values and whether sample weights are given), each with a ValueError
-    that names what is wrong.  ``builder=None`` is "level_wise" with fixed-point sums,
-    else "best_first" with ``max_leaf_nodes``, else "depth_first".  O(1)."""
+    that names what is wrong (``ccp_alpha`` too, a number >= 0).  ``builder=None`` is
+    "level_wise" with fixed-point sums, else "best_first" with ``max_leaf_nodes``, else
+    "depth_first".  O(1)."""
     if tree.criterion not in tree._criteria:
         raise ValueError(f"criterion must be one of {list(tree._criteria)}; "
                          f"got {tree.criterion!r}")
@@ -80,6 +67,7 @@ def tree_settings(tree, n_features, *, categorical=False, missing=False, weighte
     if max_features is not None and max_features >= n_features:
         max_features = None
     n_jobs = check_n_jobs(tree.n_jobs)
+    check_number("ccp_alpha", tree.ccp_alpha, integer=False, low=0.0)
     if tree.categorical_splitter not in STRATEGIES:       # (even with no category)
         raise ValueError(f"categorical_splitter must be one of {list(STRATEGIES)}; "
                          f"got {tree.categorical_splitter!r}")
@@ -87,6 +75,16 @@ def tree_settings(tree, n_features, *, categorical=False, missing=False, weighte
           max_features=max_features, max_leaf_nodes=max_leaf_nodes, categorical=categorical,
           missing=missing, sample_weight=weighted, n_jobs=tree.n_jobs, histogram_sums=sums)
     return TreeSettings(builder, max_leaf_nodes, max_features, n_jobs, sums)
+
+
+def apply_ccp_alpha(tree, n_features):
+    """Prune the fitted ``tree.tree_`` by its ``ccp_alpha`` (nothing at 0, as in
+    scikit-learn: ``treelib.pruning.prune``) and set ``feature_importances_`` from what is
+    left; returns ``tree``.  O(nodes log nodes) when it prunes."""
+    if tree.ccp_alpha > 0:
+        tree.tree_ = prune(tree.tree_, tree.ccp_alpha)
+    tree.feature_importances_ = tree.tree_.feature_importances(n_features)
+    return tree
 
 
 class BaseDecisionTree(BaseEstimator):
@@ -98,8 +96,9 @@ class BaseDecisionTree(BaseEstimator):
                  min_samples_split=2, min_samples_leaf=1, min_impurity_decrease=0.0,
                  max_leaf_nodes=None, max_features=None, random_state=None, max_bins=255,
                  categorical_features="from_dtype", categorical_splitter="partition",
-                 n_jobs=None):
+                 n_jobs=None, ccp_alpha=0.0):
         self.criterion = criterion
+        self.ccp_alpha = ccp_alpha
         self.n_jobs = n_jobs
         self.categorical_features = categorical_features
         self.categorical_splitter = categorical_splitter
@@ -175,8 +174,16 @@ class BaseDecisionTree(BaseEstimator):
         if finder.bin_thresholds is not None:
             self.bin_thresholds_ = finder.bin_thresholds
         self.max_features_ = settings.max_features or n_features
-        self.feature_importances_ = self.tree_.feature_importances(n_features)
-        return self
+        return apply_ccp_alpha(self, n_features)
+
+    def cost_complexity_pruning_path(self, X, y, sample_weight=None):
+        """scikit-learn's: a ``Bunch`` of the effective alphas (``ccp_alphas``, 0 first)
+        and total leaf impurities (``impurities``, each leaf's weighted by its share of the
+        weight) of the subtrees that ``treelib.pruning`` cuts from the tree grown on X, y
+        with ``ccp_alpha=0``.  A fit, then O(nodes log nodes + collapsed nodes' depths)."""
+        tree = clone(self).set_params(ccp_alpha=0.0).fit(X, y, sample_weight=sample_weight)
+        path = pruning_path(tree.tree_)
+        return Bunch(ccp_alphas=path.ccp_alphas, impurities=path.impurities)
 
     def _validate_X_predict(self, X):
         check_is_fitted(self)
@@ -256,6 +263,10 @@ default="from_dtype"
         Threads that share each level's split search with ``builder="level_wise"``, a
         group of features each (``treelib.growth.threads``); None is 1, -1 every core.
         The tree is the same for every value.  Other builders need None or 1.
+    ccp_alpha : non-negative float, default=0.0
+        Minimal cost-complexity pruning after growth (``treelib.pruning``): the
+        subtree whose effective alphas all exceed ``ccp_alpha`` is kept, as in
+        scikit-learn (see ``cost_complexity_pruning_path``).  0 prunes nothing.
 
     Attributes
     ----------
@@ -304,7 +315,8 @@ class DecisionTreeRegressor(RegressorMixin, BaseDecisionTree):
                  max_depth=None, min_samples_split=2, min_samples_leaf=1,
                  min_impurity_decrease=0.0, max_leaf_nodes=None, max_features=None,
                  random_state=None, max_bins=255, categorical_features="from_dtype",
-                 categorical_splitter="partition", n_jobs=None, histogram_sums="float"):
+                 categorical_splitter="partition", n_jobs=None, histogram_sums="float",
+                 ccp_alpha=0.0):
         super().__init__(criterion=criterion, splitter=splitter, builder=builder,
                          max_depth=max_depth, min_samples_split=min_samples_split,
                          min_samples_leaf=min_samples_leaf,
@@ -312,7 +324,8 @@ class DecisionTreeRegressor(RegressorMixin, BaseDecisionTree):
                          max_leaf_nodes=max_leaf_nodes, max_features=max_features,
                          random_state=random_state, max_bins=max_bins,
                          categorical_features=categorical_features,
-                         categorical_splitter=categorical_splitter, n_jobs=n_jobs)
+                         categorical_splitter=categorical_splitter, n_jobs=n_jobs,
+                         ccp_alpha=ccp_alpha)
         self.histogram_sums = histogram_sums
 
     def fit(self, X, y, sample_weight=None):
@@ -323,7 +336,8 @@ class DecisionTreeRegressor(RegressorMixin, BaseDecisionTree):
         y = check_target_range(np.asarray(y, dtype=np.float64))
         settings = self._settings(X, weights)
         if settings.histogram_sums == "fixed_point":
-            return fit_fixed_point_tree(self, LocalParts([RowPart(X, y)]), X.shape[1])
+            fit_fixed_point_tree(self, LocalParts([RowPart(X, y)]), X.shape[1])
+            return apply_ccp_alpha(self, X.shape[1])
         if self.criterion == "poisson":
             check_poisson_targets(y)
         return self._grow(X, y[:, None], weights, settings)
@@ -353,7 +367,7 @@ class DecisionTreeClassifier(ClassifierMixin, BaseDecisionTree):
                  max_depth=None, min_samples_split=2, min_samples_leaf=1,
                  min_impurity_decrease=0.0, max_leaf_nodes=None, max_features=None,
                  random_state=None, max_bins=255, categorical_features="from_dtype",
-                 categorical_splitter="partition", n_jobs=None):
+                 categorical_splitter="partition", n_jobs=None, ccp_alpha=0.0):
         super().__init__(criterion=criterion, splitter=splitter, builder=builder,
                          max_depth=max_depth, min_samples_split=min_samples_split,
                          min_samples_leaf=min_samples_leaf,
@@ -361,7 +375,8 @@ class DecisionTreeClassifier(ClassifierMixin, BaseDecisionTree):
                          max_leaf_nodes=max_leaf_nodes, max_features=max_features,
                          random_state=random_state, max_bins=max_bins,
                          categorical_features=categorical_features,
-                         categorical_splitter=categorical_splitter, n_jobs=n_jobs)
+                         categorical_splitter=categorical_splitter, n_jobs=n_jobs,
+                         ccp_alpha=ccp_alpha)
 
     def fit(self, X, y, sample_weight=None):
         """Grow the tree on ``X`` (n_samples, n_features; NaN allowed with the "cumsum"
