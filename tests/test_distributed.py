@@ -66,11 +66,13 @@ def assert_bit_for_bit(remote, local, X):
 @pytest.mark.slow
 @pytest.mark.parametrize("model, target", [
     (DecisionTreeRegressor(splitter="hist", max_depth=6, histogram_sums="fixed_point"), "y"),
+    (DecisionTreeRegressor(splitter="hist", max_depth=6, histogram_sums="fixed_point",
+                           ccp_alpha=1e4), "y"),     # 19 of its 119 nodes kept
     (HistGradientBoostingRegressor(max_iter=3, max_leaf_nodes=8,
                                    histogram_sums="fixed_point"), "y"),
     (HistGradientBoostingClassifier(max_iter=3, max_leaf_nodes=8,
                                     histogram_sums="fixed_point"), "labels"),
-], ids=["tree", "boosting_regressor", "boosting_classifier"])
+], ids=["tree", "pruned_tree", "boosting_regressor", "boosting_classifier"])
 def test_distributed_fit_is_the_local_fit_bit_for_bit(client, data, model, target):
     X, y = data
     y = np.where(y > 2, "high", "low") if target == "labels" else y * 1e3 + 5e6

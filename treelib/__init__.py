@@ -12,6 +12,8 @@ import-linter; the algorithms import numpy only):
 - ``treelib.growth``      growth orders: which node is split next, when to stop (depth
   first, best first, level-wise exact and histogram, random decision trees, oblivious
   trees, boosting);
+- ``treelib.pruning``     minimal cost-complexity pruning of a grown tree (beside
+  growth): the weakest-link path and a tree pruned for an alpha;
 - ``treelib.finders``     split finders: the best split of one node (exact, histogram,
   random, median, categorical), chosen by name;
 - ``treelib.tree``, ``treelib.binning``   the fitted tree as flat arrays; features cut
@@ -48,7 +50,7 @@ PUBLIC_MODULES = ("treelib", "treelib.finders", "treelib.growth", "treelib.estim
                   "treelib.gains", "treelib.losses", "treelib.sketch", "treelib.communication",
                   "treelib.fixed_point", "treelib.segments", "treelib.counters",
                   "treelib.validation", "treelib.datasets", "treelib.plotting", "treelib.bench",
-                  "treelib.distributed", "treelib.options")
+                  "treelib.distributed", "treelib.options", "treelib.pruning")
 
 __all__ = ["Finder", "PUBLIC_MODULES", "Split", "Tree", "best_split", *ESTIMATORS]
 

@@ -51,7 +51,7 @@ from treelib.estimators.fixed_point import (
     set_inputs,
 )
 from treelib.estimators.params import check_boosting_options, forget_fit
-from treelib.estimators.trees import tree_settings
+from treelib.estimators.trees import apply_ccp_alpha, tree_settings
 from treelib.growth.row_parts import RowPart, Summary, ValueCounts, merge
 from treelib.losses import HalfBinomialLoss, HalfSquaredError
 from treelib.options import check
@@ -388,6 +388,7 @@ def fit(estimator, X, y, client, timeout=60.0):
     set_inputs(estimator, n_features)
     if tree:
         fit_fixed_point_tree(estimator, parts, n_features)
+        apply_ccp_alpha(estimator, n_features)
     elif classifier:
         fit_classes(estimator, parts)
         fit_fixed_point_boosting(estimator, parts, HalfBinomialLoss())
