@@ -586,3 +586,19 @@ def matching_nodes(full, pruned):
                          ids=["regressor", "classifier-level_wise"])
 def test_pruned_trees_pass_scikit_learns_estimator_checks(model):
     check_estimator(model, on_skip=None)
+
+
+def test_a_deep_chain_prunes_as_scikit_learn_prunes_it():
+    """Each split peels off the largest target: a chain whose leaves' depths add up to
+    ten times its node count, so ``branch_sums`` works through several runs of leaves
+    (its memory stays O(nodes)); the sums still come out in scikit-learn's order."""
+    X, y = np.arange(40.0)[:, None], 3.0 ** np.arange(40)
+    tree = DecisionTreeRegressor().fit(X, y).tree_
+    assert tree.max_depth == 39
+    assert tree.node_depth()[tree.is_leaf].sum() > 10 * tree.node_count
+    theirs = ccp_pruning_path(to_sklearn(tree, 1))
+    ours = pruning_path(tree)
+    np.testing.assert_array_equal(ours.ccp_alphas, theirs["ccp_alphas"])
+    np.testing.assert_array_equal(ours.impurities, theirs["impurities"])
+    alpha = alphas_between(ours.ccp_alphas)[5]
+    assert_same_tree(prune(tree, alpha), their_pruned(tree, 1, alpha))

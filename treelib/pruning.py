@@ -102,22 +102,30 @@ def branch_sums(tree, cost, parent):
     """R(T_t) and |leaves(T_t)| of every node t: each leaf's cost added into the leaf and
     every ancestor, the leaves taken in order of their ids (scikit-learn's order of the
     additions, so the sums are its sums bit for bit); a leaf counts 0 leaves below it, as
-    in scikit-learn.  O(sum of the leaves' depths) time and memory."""
+    in scikit-learn.  The (ancestor, leaf) pairs are made for runs of consecutive leaves
+    whose depths add up to about ``node_count``: O(sum of the leaves' depths) time,
+    O(nodes) memory."""
+    n = tree.node_count
     leaves = np.flatnonzero(tree.is_leaf)
-    branch = np.zeros(tree.node_count)
+    branch = np.zeros(n)
     branch[leaves] = cost[leaves]
-    above, below = [], []                      # (ancestor, leaf) pairs, level by level
-    node, leaf = parent[leaves], leaves
-    while node.size:
-        keep = node != -1
-        node, leaf = node[keep], leaf[keep]
-        above.append(node)
-        below.append(leaf)
-        node = parent[node]
-    above, below = np.concatenate(above), np.concatenate(below)
-    order = np.argsort(below, kind="stable")         # every ancestor's leaves in id order
-    np.add.at(branch, above[order], cost[below[order]])   # unbuffered: added in order
-    return branch, np.bincount(above, minlength=tree.node_count)
+    n_below = np.zeros(n, dtype=np.intp)
+    depth = tree.node_depth()[leaves]
+    run = (np.cumsum(depth) - depth) // n                 # leaves in id order, in runs
+    for chunk in np.split(leaves, np.flatnonzero(np.diff(run)) + 1):
+        above, below = [], []                  # (ancestor, leaf) pairs, level by level
+        node, leaf = parent[chunk], chunk
+        while node.size:
+            keep = node != -1
+            node, leaf = node[keep], leaf[keep]
+            above.append(node)
+            below.append(leaf)
+            node = parent[node]
+        above, below = np.concatenate(above), np.concatenate(below)
+        order = np.argsort(below, kind="stable")      # every ancestor's leaves in id order
+        np.add.at(branch, above[order], cost[below[order]])   # unbuffered: added in order
+        n_below += np.bincount(above, minlength=n)
+    return branch, n_below
 
 
 class Step(NamedTuple):
@@ -150,9 +158,10 @@ def weakest_links(tree):
     A heap holds (g(t), t) for the internal nodes; a collapse pushes the new g of each
     ancestor, and an entry whose g is no longer its node's is skipped when it comes up.
     The arithmetic is scikit-learn's, in Python floats (IEEE doubles, as its C doubles).
-    Each node leaves the subtree once and each collapse walks up its ancestors:
-    O(nodes log nodes + sum of the collapsed nodes' depths) time, O(nodes) memory
-    (scikit-learn rescans every node per collapse: O(nodes x collapses))."""
+    Each node leaves the subtree once and each collapse walks up its ancestors (the
+    collapsed nodes' depths add up to less than the leaves'): O(nodes log nodes + sum of
+    the leaves' depths) time, O(nodes) memory (scikit-learn rescans every node per
+    collapse: O(nodes x collapses))."""
     check_cart(tree)
     cost, parent = node_costs(tree), parents(tree)
     branch, n_below = (part.tolist() for part in branch_sums(tree, cost, parent))
@@ -186,7 +195,8 @@ def weakest_links(tree):
 def pruning_path(tree):
     """The ``PruningPath`` of ``tree``: every subtree of the weakest-link sequence, with its
     effective alpha and total leaf cost (scikit-learn's ``ccp_pruning_path``, bit for
-    bit on the same tree).  O(nodes log nodes + sum of the collapsed nodes' depths)."""
+    bit on the same tree).  O(nodes log nodes + sum of the leaves' depths) time, O(nodes)
+    memory."""
     alphas, nodes, impurities, n_leaves = zip(*weakest_links(tree))
     return PruningPath(np.array(alphas), np.array(impurities), np.array(nodes, dtype=np.intp),
                        np.array(n_leaves, dtype=np.intp))
@@ -205,8 +215,8 @@ def prune(tree, ccp_alpha):
     ``ccp_alpha``: weakest links are collapsed while their g is <= ``ccp_alpha``
     (scikit-learn's ``_build_pruned_tree_ccp``; note that its estimators skip pruning
     altogether at ``ccp_alpha=0``, where this still collapses branches whose g is <= 0).
-    A new compact ``Tree`` (``collapse``).  O(nodes log nodes + sum of the collapsed
-    nodes' depths)."""
+    A new compact ``Tree`` (``collapse``).  O(nodes log nodes + sum of the leaves'
+    depths)."""
     ccp_alpha = check_alpha(ccp_alpha)
     collapsed = []
     for step in weakest_links(tree):

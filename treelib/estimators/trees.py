@@ -80,7 +80,7 @@ def tree_settings(tree, n_features, *, categorical=False, missing=False, weighte
 def apply_ccp_alpha(tree, n_features):
     """Prune the fitted ``tree.tree_`` by its ``ccp_alpha`` (nothing at 0, as in
     scikit-learn: ``treelib.pruning.prune``) and set ``feature_importances_`` from what is
-    left; returns ``tree``.  O(nodes log nodes) when it prunes."""
+    left; returns ``tree``.  O(nodes log nodes + sum of leaf depths) if it prunes."""
     if tree.ccp_alpha > 0:
         tree.tree_ = prune(tree.tree_, tree.ccp_alpha)
     tree.feature_importances_ = tree.tree_.feature_importances(n_features)
@@ -180,7 +180,7 @@ class BaseDecisionTree(BaseEstimator):
         """scikit-learn's: a ``Bunch`` of the effective alphas (``ccp_alphas``, 0 first)
         and total leaf impurities (``impurities``, each leaf's weighted by its share of the
         weight) of the subtrees that ``treelib.pruning`` cuts from the tree grown on X, y
-        with ``ccp_alpha=0``.  A fit, then O(nodes log nodes + collapsed nodes' depths)."""
+        with ``ccp_alpha=0``.  A fit, then O(nodes log nodes + sum of the leaves' depths)."""
         tree = clone(self).set_params(ccp_alpha=0.0).fit(X, y, sample_weight=sample_weight)
         path = pruning_path(tree.tree_)
         return Bunch(ccp_alphas=path.ccp_alphas, impurities=path.impurities)
