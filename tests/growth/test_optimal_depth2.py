@@ -62,9 +62,12 @@ def exact_mean(y, w):
 
 
 def tolerance(y, weights, n_bins):
-    """How far rounding can move a total gain: a few times the sum of the three gains'
-    rounding bounds (``treelib.gains.gain_rounding_bound`` with 2 (n + 2B) terms and the
-    root's sums of |centred y|)."""
+    """How far rounding can move a total gain: at least the sum of the three gains'
+    rounding bounds (``treelib.gains.gain_rounding_bound`` with m = 2 (n + 2B) terms and
+    the root's sum A of |w c|, c = y centred on the root's mean).  Each bound is 16 m EPS A
+    times the slope 2 |S_L/W_L - S_R/W_R| <= 4 max|c|, plus 4 EPS times its three terms
+    S**2 / W, each at most the root's SSE = sum w c**2 (Cauchy-Schwarz): at most
+    64 m EPS A max|c| + 12 EPS SSE, and three of them at most 256 EPS (m A max|c| + SSE)."""
     w = np.ones(len(y)) if weights is None else weights
     centred = y - np.sum(w * y) / np.sum(w)
     terms = 2 * (len(y) + 2 * n_bins)
