@@ -205,8 +205,12 @@ def test_bad_data_is_named():
         unbiased_split(np.full((4, 2), np.nan), np.arange(4.0))
     with pytest.raises(ValueError, match="1-D"):
         unbiased_split(np.zeros(4), np.arange(4.0))
-    with pytest.raises(ValueError, match="cardinality"):
-        selection_frequencies((2, 2000), n_samples=1000)
+    for cardinalities in [(2, 2000), (1, 10), (2.5, 10), ()]:
+        with pytest.raises(ValueError, match="cardinality"):
+            selection_frequencies(cardinalities, n_samples=1000)
+    for n_seeds in [0, 2.5, True]:
+        with pytest.raises(ValueError, match="n_seeds"):
+            selection_frequencies(n_seeds=n_seeds)
 
 
 # --- the bias under the null -------------------------------------------------------------

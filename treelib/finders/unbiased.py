@@ -256,12 +256,13 @@ def selection_frequencies(cardinalities=(2, 10, 100, 1000), *, n_seeds=200, n_sa
 
     Cost: ``n_seeds`` times one exhaustive search (O(f n log n + f n k)) and one
     ``unbiased_split``."""
-    cardinalities = [int(k) for k in cardinalities]
-    if not cardinalities or min(cardinalities) < 2 or max(cardinalities) > n_samples:
-        raise ValueError(f"each cardinality must be between 2 and n_samples={n_samples}; "
-                         f"got {cardinalities}")
-    if n_seeds < 1:
-        raise ValueError(f"n_seeds must be at least 1; got {n_seeds}")
+    cardinalities = list(cardinalities)
+    if not cardinalities or not all(isinstance(k, (int, np.integer)) and not isinstance(
+            k, bool) and 2 <= k <= n_samples for k in cardinalities):
+        raise ValueError(f"each cardinality must be an int between 2 and "
+                         f"n_samples={n_samples}; got {cardinalities}")
+    if isinstance(n_seeds, bool) or not isinstance(n_seeds, (int, np.integer)) or n_seeds < 1:
+        raise ValueError(f"n_seeds must be an int >= 1; got {n_seeds!r}")
     rng = np.random.default_rng(seed)
     chosen = np.zeros((2, len(cardinalities)))
     for _ in range(n_seeds):
