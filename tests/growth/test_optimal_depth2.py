@@ -296,6 +296,11 @@ def test_bad_input_is_refused_with_a_reason():
         grow_optimal_depth2(X, y, finder)
     with pytest.raises(ValueError, match="sample_weight"):
         grow_optimal_depth2(codes, y, finder, weights=np.ones(3))
+    for bad_code in [finder.n_bins, -1]:
+        out_of_range = codes.astype(np.intp)
+        out_of_range[0, 0] = bad_code
+        with pytest.raises(ValueError, match="bin codes, 0 to"):
+            grow_optimal_depth2(out_of_range, y, finder)
     missing = finder.prepare(np.where(X == 2.0, np.nan, X))
     with pytest.raises(ValueError, match="missing"):
         grow_optimal_depth2(missing, y, finder)

@@ -110,6 +110,9 @@ def _check(codes, Y, finder, weights):
                          f"{codes.shape}")
     if (codes == MISSING_BIN).any():
         raise ValueError("the optimal depth-2 tree does not place missing values (NaN)")
+    if codes.size and (codes.min() < 0 or codes.max() >= max(finder.n_bins, 2)):
+        raise ValueError(f"codes must be the finder's prepare(X) bin codes, 0 to "
+                         f"{max(finder.n_bins, 2) - 1}; got {codes.min()} to {codes.max()}")
     Y = check_array(as_columns(Y), name="Y", ndim=2)
     if Y.shape != (len(codes), 1):
         raise ValueError(f"Y must hold one target per row of codes, ({len(codes)}, 1); got "
@@ -200,9 +203,8 @@ def _total_gains(search, root):
             continue
         child, child_bound = _children_best(j, search)
         splits = child > child_bound                    # -inf: no candidate, a leaf
-        totals[:, j] = gains + np.where(splits, child, 0.0).sum(axis=0)
+        totals[:, j] = gains + np.where(splits, child, 0.0).sum(axis=0)   # -inf stays
         bounds[:, j] = bound + np.where(np.isfinite(child), child_bound, 0.0).sum(axis=0)
-        totals[~np.isfinite(gains), j] = -np.inf
     return totals, bounds
 
 
