@@ -203,7 +203,7 @@ def pruning_path(tree):
 
 
 def check_alpha(ccp_alpha):
-    """``ccp_alpha`` as a float if it is a number >= 0, else a ValueError naming it."""
+    """``ccp_alpha`` as a float if it is a number >= 0, else a ValueError naming it.  O(1)."""
     if (not isinstance(ccp_alpha, numbers.Real) or isinstance(ccp_alpha, bool)
             or not ccp_alpha >= 0):
         raise ValueError(f"ccp_alpha must be a number >= 0.0; got {ccp_alpha!r}")
