@@ -92,6 +92,16 @@ def test_no_line_scrolls_sideways(path):
         f"cell {i} {what}: {line}" for i, what, line in wide[:10])
 
 
+BOOK_PAGES = [p for p in sorted((ROOT / "book").glob("*.md")) if p.name != "writing.md"]
+
+
+@pytest.mark.parametrize("path", BOOK_PAGES, ids=lambda p: p.name)
+def test_no_code_line_of_a_book_page_scrolls(path):
+    """The book's own pages (writing.md is for authors, not in the book)."""
+    wide = [line for line in fenced_code(path.read_text()).splitlines() if len(line) > WIDTH]
+    assert not wide, wide
+
+
 def test_a_wide_line_is_found():
     long = "x = " + "1 + " * 30 + "1"
     cells = [nbformat.v4.new_code_cell(long, outputs=[
