@@ -153,6 +153,15 @@ def test_apparatus_is_found():
     assert apparatus(cells) == [(0, "e4938c4"), (1, "EPYC"), (1, "load average")]
 
 
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_an_animations_drawing_code_is_folded_in_the_html(path):
+    """The frames teach; the 30-50 lines that draw them are folded (``hide-input``)."""
+    for cell in nbformat.read(path, as_version=4).cells:
+        if any('class="animation"' in o.get("data", {}).get("text/html", "")
+               for o in cell.get("outputs", [])):
+            assert "hide-input" in cell.metadata.get("tags", []), cell.source[:80]
+
+
 CHECK = re.compile(r"^## Check yourself\s*\n(.*?)(?=^## |\Z)", re.M | re.S)
 ANSWER = re.compile(r"^(`{3,}|:{3,})\{dropdown\}\s*Answer", re.M)
 
