@@ -15,9 +15,8 @@ it is not part of ``make test``.  Exit status 1 if anything scrolls.
 import sys
 from pathlib import Path
 
-CHROMIUM = "/usr/bin/chromium"
-FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+from check_lab import CHROMIUM, CHROMIUM_FLAGS  # the same browser, started the same way
+
 #: What may scroll: the page's blocks, not inline math (MathJax's spans report a few
 #: pixels of overflow that no reader sees).
 WIDE = """[...document.querySelectorAll(
@@ -34,7 +33,7 @@ def main(html_dir):
     pages = sorted(html.glob("notebooks/*.html")) + sorted(html.glob("book/*.html"))
     problems = 0
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
         page = browser.new_page(viewport={"width": 1280, "height": 900})
         for path in pages:
             page.goto(path.as_uri())

@@ -312,11 +312,13 @@ def footnote(rule):
     return f"{when}{unless}: {answer}; {reason}."
 
 
-def cell(option, choice, other):
-    """The matrix's cell: does ``option=choice`` combine with each value of ``other``
-    (``decide``)?  "yes", or the values that do not and their rows' numbers, and the
-    allowed rows that say why a pair does.  O(values x decide)."""
-    parts = [f"yes: {', '.join(r.when[other])} ({n})" for n, r in enumerate(RULES, 1)
+def verdicts(option, choice, other):
+    """Does ``option=choice`` combine with each value of ``other`` (``decide``)?  A list
+    of ``(verdict, values, row number)``: ``("yes", values, n)`` for an allowed row that
+    says why a pair does, ``("no", values, n)`` for the values a row refuses (``values``
+    empty when the row refuses every value of ``other``, or its one "yes"/"on").  Empty
+    if every value combines.  O(values x decide)."""
+    found = [("yes", list(r.when[other]), n) for n, r in enumerate(RULES, 1)
              if r.allowed and set(r.when) == {option, other} and choice in r.when[option]]
     refused = {}
     for value_ in OPTIONS[other]:
@@ -328,9 +330,16 @@ def cell(option, choice, other):
             refused.setdefault(RULES.index(rule) + 1, []).append(value_)
     for number, values in refused.items():
         flag = values == [OPTIONS[other][1]] and values[0] in ("yes", "on")
-        shown = "" if flag or len(values) == len(OPTIONS[other]) else f": {', '.join(values)}"
-        parts.append(f"no{shown} ({number})")
-    return "; ".join(parts) or "yes"
+        found.append(("no", [] if flag or len(values) == len(OPTIONS[other]) else values,
+                      number))
+    return found
+
+
+def cell(option, choice, other):
+    """The matrix's cell: "yes", or the ``verdicts`` as "no: a, b (7)", "no (15)" or
+    "yes: a (1)", joined by "; ".  O(values x decide)."""
+    return "; ".join(f"{verdict}{': ' + ', '.join(values) if values else ''} ({number})"
+                     for verdict, values, number in verdicts(option, choice, other)) or "yes"
 
 
 def render_matrix():
@@ -354,22 +363,19 @@ def render_list():
     lines = []
     for option, choices in OPTIONS.items():
         for choice in choices:
-            said = [phrase(other, part) for other in OPTIONS if other != option
-                    for part in cell(option, choice, other).split("; ") if part != "yes"]
+            said = [phrase(other, *found) for other in OPTIONS if other != option
+                    for found in verdicts(option, choice, other)]
             lines.append(f"- **{option}={choice}**: "
                          + ("; ".join(said) if said else "combines with everything") + "\n")
     return "".join(lines)
 
 
-def phrase(other, part):
-    """One part of a matrix cell, "no: a, b (7)" or "yes: a (1)", as list text."""
-    verdict, _, rest = part.partition(":")
-    values, number = (rest.strip().rsplit(" (", 1) + [""])[:2] if rest else ("", "")
-    if not rest:                                   # "no (15)": every other value
-        return f"not with {other} ({verdict.split('(')[1]}"
-    named = f"{other}={values.replace(', ', ' or ')}"
-    return (f"not with {named} ({number}" if verdict == "no"
-            else f"with {named} as row {number.rstrip(')')} says")
+def phrase(other, verdict, values, number):
+    """One of the ``verdicts`` as list text: "not with other=a or b (7)", "not with other
+    (15)" or "with other=a as row 1 says"."""
+    named = f"{other}={' or '.join(values)}" if values else other
+    return f"not with {named} ({number})" if verdict == "no" else \
+        f"with {named} as row {number} says"
 
 
 def render_footnotes():
