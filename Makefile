@@ -91,7 +91,7 @@ nbval: venv
 # UNDER_LOAD (those that start worker processes, threads or a cluster, whose output a
 # busy machine could change) are executed from scratch as `make book` executes them,
 # with every core kept busy by other work (tools/busy.py), as on a reader's laptop.
-UNDER_LOAD ?= 14_the_boosting_loop.ipynb 20_parallel_sums.ipynb 22_many_machines.ipynb A7_boosting_agreement.ipynb A8_how_the_benchmarks_ran.ipynb
+UNDER_LOAD ?= 14_the_boosting_loop.ipynb 24_parallel_sums.ipynb 26_many_machines.ipynb A7_boosting_agreement.ipynb A8_how_the_benchmarks_ran.ipynb
 
 verified-book: venv
 	rm -rf _build/html

@@ -175,9 +175,9 @@ SLOW = [
     *_tests("chapters/test_16_oblivious_trees.py",
             "claim_boosted_oblivious_trees_overfit_less", _CHAPTER),
     *_tests("chapters/test_19_categorical_features.py", "the_hours", _CHAPTER),
-    *_tests("chapters/test_20_parallel_sums.py", "the_tree_does_not_depend_on_n_jobs "
+    *_tests("chapters/test_24_parallel_sums.py", "the_tree_does_not_depend_on_n_jobs "
             "the_order_of_the_rows_moves_float_values_not_fixed_point_ones", _CHAPTER),
-    *_tests("chapters/test_23_choosing_a_split_method.py",
+    *_tests("chapters/test_27_choosing_a_split_method.py",
             "ten_seeds_of_a_random_tree_spread_wider_than_the_two_splitters", _CHAPTER),
     *_tests("chapters/test_A1_agreement_with_scikit_learn.py",
             "large_offsets_move_scikit_learns_splits_only only_ties_and_pure_nodes_on_california "

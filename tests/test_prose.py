@@ -77,6 +77,7 @@ def prose_of(markdown):
     text = re.sub(r"\$\$.*?\$\$", " ", without_code_blocks(markdown), flags=re.S)
     text = re.sub(r"\$[^$\n]+\$", " ", text)
     text = re.sub(r"`[^`]*`", " ", text)
+    text = re.sub(r"\[A?\d+\]\([^)]*\.(?:ipynb|md)[^)]*\)", " ", text)  # [27](27_....ipynb)
     text = re.sub(r"\]\([^)]*\)", "]", text)
     text = re.sub(r"^\s*:[\w-]+:.*$", " ", text, flags=re.M)
     text = re.sub(r"<[^>]+>", " ", text)

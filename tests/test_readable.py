@@ -44,15 +44,15 @@ absolute error (medians)   17  absolute_error_gains (10),      finders.median_ga
 missing values both ways   18  gains_both_ways (24)           best_split (cumsum, NaN)          ch.
 surrogate splits           18  best_surrogate (20)            bench.surrogates_of               ch.
 categorical: sort by mean  19  sorted_partition (10)          brute force over partitions       ch.
-histograms of row parts    20  part_histogram (5),            the histogram grower's root split ch.
+histograms of row parts    24  part_histogram (5),            the histogram grower's root split ch.
                                best_bin (9)
-merging value counts       21  merge_value_counts (7)         sketch.merged_counts              ch.
-merging quantile sketches  21  merge_summaries (15)           sketch.merge                      ch.
-fixed-point sums           20  fixed_point_sum (6)            fixed_point.to_float of digits    ch.
+merging value counts       25  merge_value_counts (7)         sketch.merged_counts              ch.
+merging quantile sketches  25  merge_summaries (15)           sketch.merge                      ch.
+fixed-point sums           24  fixed_point_sum (6)            fixed_point.to_float of digits    ch.
 ========================== === ============================== ================================= ====
 
 Every algorithm the book teaches now has its readable version (merging quantile sketches,
-the last one missing, came with chapter 21).  ``fixed_point_sum`` equals
+the last one missing, came with chapter 25).  ``fixed_point_sum`` equals
 ``treelib.fixed_point``'s sum bit for bit on grids of two digits (at most 2**20 rows);
 with more digits ``to_float`` rounds once per digit, within one unit in the last place.
 Longer than about 25 lines: ``class_count_gains``
@@ -118,10 +118,10 @@ CHAPTER_TESTS = {
     'gains_both_ways': ('test_18', ['test_gains_both_ways_find_the_cumsum_finders_split']),
     'best_surrogate': ('test_18', ['test_the_teaching_surrogate_is_the_benchmarks']),
     'sorted_partition': ('test_19', ['test_sorting_by_the_mean_is_optimal_for_squared_error']),
-    'part_histogram': ('test_20', ['test_the_best_bin_is_treelibs_root_split']),
-    'merge_value_counts': ('test_21', []),
-    'merge_summaries': ('test_21', ['test_merge_summaries_is_treelibs_merge']),
-    'fixed_point_sum': ('test_20', ['test_fixed_point_sum_is_treelibs',
+    'part_histogram': ('test_24', ['test_the_best_bin_is_treelibs_root_split']),
+    'merge_value_counts': ('test_25', []),
+    'merge_summaries': ('test_25', ['test_merge_summaries_is_treelibs_merge']),
+    'fixed_point_sum': ('test_24', ['test_fixed_point_sum_is_treelibs',
                                     'test_the_chapters_readable_sums_are_treelibs']),
 }
 #: The readable versions that may be longer than about 25 lines (see the docstring).

@@ -1,4 +1,4 @@
-"""Chapter 20 ("Parallel sums"): its teaching code against treelib, and the claims its
+"""Chapter 24 ("Parallel sums"): its teaching code against treelib, and the claims its
 text makes, checked on data (no timings).
 
 ``part_histogram`` / ``best_bin`` build one feature's histogram from a worker's rows and
@@ -23,7 +23,7 @@ from treelib.datasets import load_california_housing
 from treelib.estimators import DecisionTreeRegressor
 from treelib.growth.threads import feature_chunks
 
-NAME = "20_parallel_sums.ipynb"
+NAME = "24_parallel_sums.ipynb"
 NS = notebook_cells(NAME)
 part_histogram, best_bin = NS["part_histogram"], NS["best_bin"]
 fixed_point_sum = NS["fixed_point_sum"]

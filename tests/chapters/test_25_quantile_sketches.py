@@ -1,4 +1,4 @@
-"""Chapter 21 ("Quantile sketches"): its teaching code against treelib, and the claims
+"""Chapter 25 ("Quantile sketches"): its teaching code against treelib, and the claims
 its text makes, checked on data.
 
 ``merge_summaries`` merges two quantile summaries given as ``(values, w, r-, r+,
@@ -26,7 +26,7 @@ from treelib.sketch import (
     summarize,
 )
 
-NAME = "21_quantile_sketches.ipynb"
+NAME = "25_quantile_sketches.ipynb"
 NS = notebook_cells(NAME)
 merge_summaries, merge_value_counts = NS["merge_summaries"], NS["merge_value_counts"]
 

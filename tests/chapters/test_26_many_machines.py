@@ -1,4 +1,4 @@
-"""Chapter 22 ("Many machines"): the claims its text makes about what travels per level,
+"""Chapter 26 ("Many machines"): the claims its text makes about what travels per level,
 the latency-bandwidth model, one pass per level and Spark's passes, checked (no
 cluster: the Dask fit's bit-identity is tests/test_distributed.py's)."""
 
@@ -20,7 +20,7 @@ from treelib.criteria import one_hot
 from treelib.datasets import load_california_housing, load_libsvm
 from treelib.growth import RandomTreeRule, StoppingRules, grow_random_tree
 
-NAME = "22_many_machines.ipynb"
+NAME = "26_many_machines.ipynb"
 SCHEMES = ("allreduce", "reduce_scatter", "tree", "feature_parallel")
 
 

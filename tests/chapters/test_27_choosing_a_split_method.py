@@ -1,4 +1,4 @@
-"""Chapter 23 ("Choosing a split method"): the chapter's teaching code is right, and the
+"""Chapter 27 ("Choosing a split method"): the chapter's teaching code is right, and the
 claims its text makes hold on the committed benchmark files and on fresh fits.
 
 From the cell tagged "teaching": ``averaging_terms`` must return the mean error of the
@@ -25,7 +25,7 @@ from treelib.bench.forests import tree_predictions
 from treelib.bench.methods import SPLIT_METHOD_TABLE
 from treelib.datasets import load_libsvm
 
-NOTEBOOK = "23_choosing_a_split_method.ipynb"
+NOTEBOOK = "27_choosing_a_split_method.ipynb"
 averaging_terms = notebook_cells(NOTEBOOK)["averaging_terms"]
 
 EXACT = ["naive", "scan", "cumsum", "cumsum, level-wise"]
