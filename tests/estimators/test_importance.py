@@ -106,3 +106,9 @@ def test_bad_input_is_named(california):
         permutation_importance(tree, X[:, 0], y)
     with pytest.raises(ValueError, match="2-D"):
         permutation_importance(tree, X[:0], y[:0])
+    infinite = X.copy()
+    infinite[3, 1] = np.inf
+    with pytest.raises(ValueError, match="infinity"):
+        permutation_importance(tree, infinite, y)
+    with pytest.raises(ValueError, match="infinity"):         # as scikit-learn's
+        sklearn.inspection.permutation_importance(tree, infinite, y)

@@ -62,8 +62,9 @@ def scorer_of(scoring):
 
 
 def checked_features(X):
-    """``X`` as a 2-D array with at least one row and column (a DataFrame is kept as it
-    is, its columns shuffled by position); else a ValueError.  O(1) for an array."""
+    """``X`` as a 2-D array with at least one row and column and no infinite value (a
+    DataFrame is kept as it is, its columns shuffled by position); else a ValueError.
+    O(n f) for an array of floats (the infinity check)."""
     if hasattr(X, "iloc"):
         shape = X.shape
     else:
@@ -72,6 +73,9 @@ def checked_features(X):
     if len(shape) != 2 or shape[0] == 0 or shape[1] == 0:
         raise ValueError(f"X must be 2-D with at least one sample and one feature; got "
                          f"shape {shape}")
+    if not hasattr(X, "iloc") and X.dtype.kind in "fc" and np.isinf(X).any():
+        raise ValueError("X contains infinity: permutation importance accepts NaN (for "
+                         "estimators that do) but, as scikit-learn's, no infinite value")
     return X
 
 
