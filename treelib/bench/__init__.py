@@ -14,6 +14,7 @@ Command line (``python -m treelib.bench --help``)::
     python -m treelib.bench criteria        # absolute error against n, Poisson on bikeshare
     python -m treelib.bench missing         # missing values: three answers, masked california
     python -m treelib.bench categorical     # categorical splits against the number of categories
+    python -m treelib.bench selection_bias  # null features: how often each is picked (a minute)
     python -m treelib.bench boosting        # gradient boosting against its peers
     python -m treelib.bench forests         # ensembles against ensembles, forest fit time
     python -m treelib.bench distributed     # histograms on a LocalCluster: bytes and time
@@ -41,6 +42,7 @@ from treelib.bench import (
     missing,
     parallel,
     rdt_cost,
+    selection_bias,
     subtraction,
     timing,
 )
@@ -117,6 +119,10 @@ BENCHMARKS = {
                          "30 trees each on california and a9a, and the random forest's fit "
                          "time against scikit-learn's (about 20 minutes)", "forests"),
 }
+BENCHMARKS["selection_bias"] = Benchmark(selection_bias, "split-selection bias: null "
+                                        "features picked at the root, many seeds, and "
+                                        "the unbiased rule's cost (a minute)",
+                                        "selection_bias")
 BENCHMARKS["parallel"] = Benchmark(parallel, "n_jobs 1 and 2 in the level-wise growers, "
                                    "scikit-learn's parallelism, a LocalCluster's latency and "
                                    "bandwidth (about 10 minutes)", "parallel")
