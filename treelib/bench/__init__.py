@@ -15,6 +15,7 @@ Command line (``python -m treelib.bench --help``)::
     python -m treelib.bench missing         # missing values: three answers, masked california
     python -m treelib.bench categorical     # categorical splits against the number of categories
     python -m treelib.bench selection_bias  # null features: how often each is picked (a minute)
+    python -m treelib.bench optimal_depth2  # greedy against optimal depth-2 trees
     python -m treelib.bench boosting        # gradient boosting against its peers
     python -m treelib.bench forests         # ensembles against ensembles, forest fit time
     python -m treelib.bench distributed     # histograms on a LocalCluster: bytes and time
@@ -40,6 +41,7 @@ from treelib.bench import (
     growth,
     methods,
     missing,
+    optimal_depth2,
     parallel,
     rdt_cost,
     selection_bias,
@@ -119,6 +121,9 @@ BENCHMARKS = {
                          "30 trees each on california and a9a, and the random forest's fit "
                          "time against scikit-learn's (about 20 minutes)", "forests"),
 }
+BENCHMARKS["optimal_depth2"] = Benchmark(optimal_depth2, "greedy against optimal depth-2 "
+                                         "trees: SSE and time (about a minute)",
+                                         "optimal_depth2")
 BENCHMARKS["selection_bias"] = Benchmark(selection_bias, "split-selection bias: null "
                                         "features picked at the root, many seeds, and "
                                         "the unbiased rule's cost (a minute)",
