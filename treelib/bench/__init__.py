@@ -16,6 +16,7 @@ Command line (``python -m treelib.bench --help``)::
     python -m treelib.bench categorical     # categorical splits against the number of categories
     python -m treelib.bench selection_bias  # null features: how often each is picked (a minute)
     python -m treelib.bench optimal_depth2  # greedy against optimal depth-2 trees
+    python -m treelib.bench pruning_cv      # pruning against stopping rules, chosen by CV
     python -m treelib.bench boosting        # gradient boosting against its peers
     python -m treelib.bench forests         # ensembles against ensembles, forest fit time
     python -m treelib.bench distributed     # histograms on a LocalCluster: bytes and time
@@ -43,6 +44,7 @@ from treelib.bench import (
     missing,
     optimal_depth2,
     parallel,
+    pruning_cv,
     rdt_cost,
     selection_bias,
     subtraction,
@@ -124,6 +126,11 @@ BENCHMARKS = {
 BENCHMARKS["optimal_depth2"] = Benchmark(optimal_depth2, "greedy against optimal depth-2 "
                                          "trees: SSE and time (about a minute)",
                                          "optimal_depth2")
+BENCHMARKS["pruning_cv"] = Benchmark(pruning_cv, "held-out error of unpruned, stopped "
+                                     "(max_depth, "
+                                     "min_samples_leaf) and pruned trees, each chosen by "
+                                     "5-fold CV, on california and digits (about 5 "
+                                     "minutes)", "pruning_cv")
 BENCHMARKS["selection_bias"] = Benchmark(selection_bias, "split-selection bias: null "
                                         "features picked at the root, many seeds, and "
                                         "the unbiased rule's cost (a minute)",
