@@ -65,8 +65,9 @@ lint: venv
 	$(BIN)/ruff check treelib tests tools
 	$(BIN)/lint-imports --no-cache
 
+# The 25 slowest tests are listed at the end, so a run shows where the budget goes.
 unit: venv
-	$(BIN)/python -m pytest -n $(JOBS) --hypothesis-profile=ci tests
+	$(BIN)/python -m pytest -n $(JOBS) --hypothesis-profile=ci --durations=25 tests
 
 # The quick tier (under a minute on 2 cores): the slow families of tests/conftest.py left
 # out, each hypothesis test at most 10 examples, derandomized (the "dev" profile).
