@@ -8,7 +8,11 @@ from typing import NamedTuple
 import numpy as np
 
 from treelib.binning import check_max_bins
-from treelib.growth import StoppingRules
+from treelib.criteria import CLASSIFICATION_CRITERIA, REGRESSION_CRITERIA
+from treelib.finders import check_splitter
+from treelib.finders.categorical import STRATEGIES
+from treelib.growth import StoppingRules, check_builder
+from treelib.growth.threads import check_n_jobs
 from treelib.options import check
 
 #: What the trees and forests refuse that scikit-learn's accept, and why (docstrings).
@@ -30,6 +34,65 @@ class TreeSettings(NamedTuple):
     max_features: int
     n_jobs: int
     histogram_sums: str
+
+
+def check_monotonic_options(monotonic_cst, builder, splitter, criterion):
+    """A ValueError naming what cannot take ``monotonic_cst`` (when it is not None): the
+    builder "level_wise" (whole levels at once: no per-node bounds; fixed-point sums
+    grow level-wise, so they are refused too), the "random" splitter (its draws are not
+    scikit-learn's) and absolute error (children's medians, not implemented).  O(1)."""
+    if monotonic_cst is None:
+        return
+    if builder == "level_wise":
+        raise ValueError("builder='level_wise' does not take monotonic_cst: it searches "
+                         "whole levels at once and carries no per-node bounds; use "
+                         "builder=None, 'depth_first', 'recursive' or 'best_first' (and "
+                         "histogram_sums='float')")
+    if splitter == "random":
+        raise ValueError("splitter='random' does not take monotonic_cst: its drawn "
+                         "thresholds are not scikit-learn's; use an exact splitter or 'hist'")
+    if criterion == "absolute_error":
+        raise ValueError("criterion='absolute_error' does not take monotonic_cst in treelib "
+                         "(the children's medians are not computed per cut); use "
+                         "'squared_error' or 'poisson'")
+
+
+def tree_settings(tree, n_features, *, categorical=False, missing=False, weighted=False):
+    """``TreeSettings`` of a ``DecisionTreeRegressor``/``Classifier``'s parameters on
+    ``n_features`` features: each value checked, then the options together
+    (``treelib.options.check``, with whether X has ``categorical`` features and
+    ``missing`` values and whether sample weights are given), each with a ValueError
+    that names what is wrong (``ccp_alpha`` too, a number >= 0; ``monotonic_cst``'s
+    options: ``check_monotonic_options``).  ``builder=None`` is "level_wise" with
+    fixed-point sums (refused with ``monotonic_cst``), else "best_first" with
+    ``max_leaf_nodes``, else "depth_first".  O(1)."""
+    from sklearn.base import is_classifier
+
+    criteria = CLASSIFICATION_CRITERIA if is_classifier(tree) else REGRESSION_CRITERIA
+    if tree.criterion not in criteria:
+        raise ValueError(f"criterion must be one of {list(criteria)}; "
+                         f"got {tree.criterion!r}")
+    check_splitter(tree.splitter)
+    sums = check_histogram_sums(getattr(tree, "histogram_sums", "float"))
+    max_leaf_nodes = check_number("max_leaf_nodes", tree.max_leaf_nodes, integer=True,
+                                  low=2, allow_none=True)
+    default = ("level_wise" if sums == "fixed_point" else
+               "best_first" if max_leaf_nodes is not None else "depth_first")
+    builder = check_builder(tree.builder or default)
+    max_features = resolve_max_features(tree.max_features, n_features)
+    if max_features is not None and max_features >= n_features:
+        max_features = None
+    n_jobs = check_n_jobs(tree.n_jobs)
+    check_number("ccp_alpha", tree.ccp_alpha, integer=False, low=0.0)
+    if tree.categorical_splitter not in STRATEGIES:       # (even with no category)
+        raise ValueError(f"categorical_splitter must be one of {list(STRATEGIES)}; "
+                         f"got {tree.categorical_splitter!r}")
+    check_monotonic_options(getattr(tree, "monotonic_cst", None), builder, tree.splitter,
+                            tree.criterion)
+    check(builder=builder, splitter=tree.splitter, criterion=tree.criterion,
+          max_features=max_features, max_leaf_nodes=max_leaf_nodes, categorical=categorical,
+          missing=missing, sample_weight=weighted, n_jobs=tree.n_jobs, histogram_sums=sums)
+    return TreeSettings(builder, max_leaf_nodes, max_features, n_jobs, sums)
 
 
 def has_missing(X, weights=None):

@@ -22,59 +22,23 @@ from treelib.estimators.encoding import categorical_mask, encode_categories, fit
 from treelib.estimators.fixed_point import fit_fixed_point_tree
 from treelib.estimators.params import (
     STRICTER,
-    TreeSettings,
-    check_histogram_sums,
-    check_number,
     forget_fit,
     has_missing,
     leaf_size,
     numpy_rng,
-    resolve_max_features,
     stopping_rules,
+    tree_settings,
 )
-from treelib.finders import Finder, check_splitter
-from treelib.finders.categorical import STRATEGIES, Categories
-from treelib.growth import LevelOptions, check_builder, grow, without_zero_weights
+from treelib.finders import Finder
+from treelib.finders.categorical import Categories
+from treelib.finders.monotonic import check_monotonic_cst
+from treelib.growth import LevelOptions, grow, without_zero_weights
 from treelib.growth.row_parts import LocalParts, RowPart
-from treelib.growth.threads import check_n_jobs
-from treelib.options import check
 from treelib.pruning import prune, pruning_path
 from treelib.validation import check_sample_weight, check_target_range
 
 #: The splitters that accept missing values (NaN) in X.
 MISSING_VALUE_SPLITTERS = ("cumsum", "hist")
-
-
-def tree_settings(tree, n_features, *, categorical=False, missing=False, weighted=False):
-    """``TreeSettings`` of a ``DecisionTreeRegressor``/``Classifier``'s parameters on
-    ``n_features`` features: each value checked, then the options together
-    (``treelib.options.check``, with whether X has ``categorical`` features and
-    ``missing`` values and whether sample weights are given), each with a ValueError
-    that names what is wrong (``ccp_alpha`` too, a number >= 0).  ``builder=None`` is
-    "level_wise" with fixed-point sums, else "best_first" with ``max_leaf_nodes``, else
-    "depth_first".  O(1)."""
-    if tree.criterion not in tree._criteria:
-        raise ValueError(f"criterion must be one of {list(tree._criteria)}; "
-                         f"got {tree.criterion!r}")
-    check_splitter(tree.splitter)
-    sums = check_histogram_sums(getattr(tree, "histogram_sums", "float"))
-    max_leaf_nodes = check_number("max_leaf_nodes", tree.max_leaf_nodes, integer=True,
-                                  low=2, allow_none=True)
-    default = ("level_wise" if sums == "fixed_point" else
-               "best_first" if max_leaf_nodes is not None else "depth_first")
-    builder = check_builder(tree.builder or default)
-    max_features = resolve_max_features(tree.max_features, n_features)
-    if max_features is not None and max_features >= n_features:
-        max_features = None
-    n_jobs = check_n_jobs(tree.n_jobs)
-    check_number("ccp_alpha", tree.ccp_alpha, integer=False, low=0.0)
-    if tree.categorical_splitter not in STRATEGIES:       # (even with no category)
-        raise ValueError(f"categorical_splitter must be one of {list(STRATEGIES)}; "
-                         f"got {tree.categorical_splitter!r}")
-    check(builder=builder, splitter=tree.splitter, criterion=tree.criterion,
-          max_features=max_features, max_leaf_nodes=max_leaf_nodes, categorical=categorical,
-          missing=missing, sample_weight=weighted, n_jobs=tree.n_jobs, histogram_sums=sums)
-    return TreeSettings(builder, max_leaf_nodes, max_features, n_jobs, sums)
 
 
 def apply_ccp_alpha(tree, n_features):
@@ -96,9 +60,10 @@ class BaseDecisionTree(BaseEstimator):
                  min_samples_split=2, min_samples_leaf=1, min_impurity_decrease=0.0,
                  max_leaf_nodes=None, max_features=None, random_state=None, max_bins=255,
                  categorical_features="from_dtype", categorical_splitter="partition",
-                 n_jobs=None, ccp_alpha=0.0):
+                 n_jobs=None, ccp_alpha=0.0, monotonic_cst=None):
         self.criterion = criterion
         self.ccp_alpha = ccp_alpha
+        self.monotonic_cst = monotonic_cst
         self.n_jobs = n_jobs
         self.categorical_features = categorical_features
         self.categorical_splitter = categorical_splitter
@@ -167,6 +132,7 @@ class BaseDecisionTree(BaseEstimator):
                         min_samples_leaf=leaf_size(self, n_samples),
                         max_features=settings.max_features, rng=numpy_rng(self.random_state),
                         max_bins=self.max_bins, categories=categories)
+        finder.constrain(self._monotonic_signs(n_features))
         rules = stopping_rules(self, n_samples, settings.max_leaf_nodes)
         X, Y, weights = without_zero_weights(X, Y, weights)   # (before binning too)
         self.tree_ = grow(settings.builder, finder.prepare(X), Y, finder, rules,
@@ -175,6 +141,20 @@ class BaseDecisionTree(BaseEstimator):
             self.bin_thresholds_ = finder.bin_thresholds
         self.max_features_ = settings.max_features or n_features
         return apply_ccp_alpha(self, n_features)
+
+    def _monotonic_signs(self, n_features):
+        """``monotonic_cst`` checked (``check_monotonic_cst``) as the signs the finder
+        applies to the value's first column: for a classifier, binary only (a ValueError
+        otherwise), the first class's proportion, so the signs flipped as scikit-learn
+        flips them.  O(f)."""
+        signs = check_monotonic_cst(self.monotonic_cst, n_features, self.is_categorical_)
+        if signs is None or not hasattr(self, "classes_"):
+            return signs
+        if self.n_classes_ > 2:
+            raise ValueError("Monotonicity constraints are not supported with multiclass "
+                             f"classification ({self.n_classes_} classes): monotonic_cst "
+                             "constrains the probability of the positive class of two")
+        return -signs
 
     def cost_complexity_pruning_path(self, X, y, sample_weight=None):
         """scikit-learn's: a ``Bunch`` of the effective alphas (``ccp_alphas``, 0 first)
@@ -267,6 +247,13 @@ default="from_dtype"
         Minimal cost-complexity pruning after growth (``treelib.pruning``): the
         subtree whose effective alphas all exceed ``ccp_alpha`` is kept, as in
         scikit-learn (see ``cost_complexity_pruning_path``).  0 prunes nothing.
+    monotonic_cst : array-like of int of shape (n_features,) or None, default=None
+        Monotonic constraints, scikit-learn's: 1 increasing, -1 decreasing, 0 none, on
+        the prediction (a classifier's: the probability of its second class; binary
+        only).  A cut whose children's values break the order or leave the node's bounds
+        is no candidate, and bounds pass down at the children's midpoint
+        (``treelib.finders.monotonic``).  Not with categorical features constrained,
+        builder="level_wise", fixed-point sums, splitter="random" or absolute error.
 
     Attributes
     ----------
@@ -316,7 +303,7 @@ class DecisionTreeRegressor(RegressorMixin, BaseDecisionTree):
                  min_impurity_decrease=0.0, max_leaf_nodes=None, max_features=None,
                  random_state=None, max_bins=255, categorical_features="from_dtype",
                  categorical_splitter="partition", n_jobs=None, histogram_sums="float",
-                 ccp_alpha=0.0):
+                 ccp_alpha=0.0, monotonic_cst=None):
         super().__init__(criterion=criterion, splitter=splitter, builder=builder,
                          max_depth=max_depth, min_samples_split=min_samples_split,
                          min_samples_leaf=min_samples_leaf,
@@ -325,7 +312,7 @@ class DecisionTreeRegressor(RegressorMixin, BaseDecisionTree):
                          random_state=random_state, max_bins=max_bins,
                          categorical_features=categorical_features,
                          categorical_splitter=categorical_splitter, n_jobs=n_jobs,
-                         ccp_alpha=ccp_alpha)
+                         ccp_alpha=ccp_alpha, monotonic_cst=monotonic_cst)
         self.histogram_sums = histogram_sums
 
     def fit(self, X, y, sample_weight=None):
@@ -367,7 +354,8 @@ class DecisionTreeClassifier(ClassifierMixin, BaseDecisionTree):
                  max_depth=None, min_samples_split=2, min_samples_leaf=1,
                  min_impurity_decrease=0.0, max_leaf_nodes=None, max_features=None,
                  random_state=None, max_bins=255, categorical_features="from_dtype",
-                 categorical_splitter="partition", n_jobs=None, ccp_alpha=0.0):
+                 categorical_splitter="partition", n_jobs=None, ccp_alpha=0.0,
+                 monotonic_cst=None):
         super().__init__(criterion=criterion, splitter=splitter, builder=builder,
                          max_depth=max_depth, min_samples_split=min_samples_split,
                          min_samples_leaf=min_samples_leaf,
@@ -376,7 +364,7 @@ class DecisionTreeClassifier(ClassifierMixin, BaseDecisionTree):
                          random_state=random_state, max_bins=max_bins,
                          categorical_features=categorical_features,
                          categorical_splitter=categorical_splitter, n_jobs=n_jobs,
-                         ccp_alpha=ccp_alpha)
+                         ccp_alpha=ccp_alpha, monotonic_cst=monotonic_cst)
 
     def fit(self, X, y, sample_weight=None):
         """Grow the tree on ``X`` (n_samples, n_features; NaN allowed with the "cumsum"

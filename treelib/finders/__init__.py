@@ -39,6 +39,7 @@ from treelib.finders.exact import (
 )
 from treelib.finders.histogram import histogram_gains, histogram_split, node_histograms
 from treelib.finders.median import median_gains
+from treelib.finders.monotonic import UNBOUNDED, Bounds, Constraint
 from treelib.finders.random import random_split
 from treelib.finders.unbiased import UnbiasedSplit, selection_frequencies, unbiased_split
 from treelib.options import check
@@ -101,6 +102,19 @@ class Finder:
         self.rng = rng
         self.categories = categories
         self.bin_thresholds, self.missing = None, False
+        self.monotonic_cst = None
+
+    def constrain(self, monotonic_cst):
+        """Search under the monotonic constraints ``monotonic_cst`` (f,) of -1, 0, +1
+        (``treelib.finders.monotonic``; None: none); returns the finder.  The growers then
+        pass each node's ``Bounds`` to ``__call__``.  The random splitter refuses them."""
+        if monotonic_cst is not None and self.splitter == "random":
+            raise ValueError("splitter='random' does not take monotonic_cst: its one drawn "
+                             "threshold per feature is not scikit-learn's draw, so the "
+                             "constrained trees could not agree; use an exact splitter or "
+                             "'hist'")
+        self.monotonic_cst = None if monotonic_cst is None else np.asarray(monotonic_cst)
+        return self
 
     def prepare(self, X):
         """The data the growers hand to this finder: ``X`` itself, or for ``"hist"`` its
@@ -141,19 +155,22 @@ class Finder:
         threshold is then its bin; ``__call__`` writes the threshold on X)."""
         return self.search_features(data, Y, weights, self.categories)
 
-    def search_features(self, data, Y, weights, categories):
-        """``search`` with the categorical features described by ``categories``."""
+    def search_features(self, data, Y, weights, categories, constraint=None):
+        """``search`` with the categorical features described by ``categories`` and the
+        monotonic ``constraint`` (``treelib.finders.monotonic.Constraint``, or None)."""
         if self.splitter in SCORERS:
             return exact_split(data, Y, self.criterion, self.min_samples_leaf, self.splitter,
-                               weights, categories)
+                               weights, categories, constraint=constraint)
         if self.splitter == "hist":
             return histogram_split(data, Y, self.n_bins, self.criterion,
                                    self.min_samples_leaf, weights=weights,
-                                   categories=categories)
+                                   categories=categories, constraint=constraint)
         return random_split(data, Y, self.rng, self.criterion, self.min_samples_leaf,
                             weights)
 
-    def __call__(self, data, Y, weights=None):
+    def __call__(self, data, Y, weights=None, bounds=UNBOUNDED):
+        """The best ``Split`` of the node (``bounds``: its ``Bounds`` under monotonic
+        constraints), or None; the costs of ``search``."""
         n_features = data.shape[1]
         chosen, categories = np.arange(n_features), self.categories
         if self.max_features is not None and self.max_features < n_features:
@@ -165,7 +182,9 @@ class Finder:
             data = data[:, chosen]
             if categories is not None:
                 categories = dataclasses.replace(categories, counts=categories.counts[chosen])
-        split = self.search_features(data, Y, weights, categories)
+        constraint = (None if self.monotonic_cst is None
+                      else Constraint(self.monotonic_cst[chosen], Bounds(*bounds)))
+        split = self.search_features(data, Y, weights, categories, constraint)
         if split is None:
             return None
         feature = int(chosen[split.feature])

@@ -32,6 +32,7 @@ import numpy as np
 
 from treelib.criteria import as_columns, node_impurity, node_statistics
 from treelib.finders.median import median_gains
+from treelib.finders.monotonic import constrained_gains
 from treelib.gains import EPS, bound_cap, poisson_has_counts, score_cuts
 from treelib.options import check
 from treelib.split import Candidates, Split, best_cut, midpoint, tie_winners
@@ -219,7 +220,7 @@ def feature_groups(n_features, values_per_feature, budget=NODE_VALUES):
 
 
 def feature_scores(X, Y, node, n_missing, criterion, min_samples_leaf, scorer, weights):
-    """``(gains, bounds, x_sorted)`` of every cut of the features ``X`` (n, c) of a node
+    """``(gains, bounds, x_sorted, order)`` of every cut of the features ``X`` (n, c) of a node
     (its ``NodeStatistics`` ``node``, ``n_missing`` (c,) the NaN of each feature): rows
     ``0 .. n - 2`` the cuts after each sorted position (missing values right), and with
     missing values ``n - 1 .. 2 n - 3`` the same cuts with the missing values left.
@@ -244,23 +245,30 @@ def feature_scores(X, Y, node, n_missing, criterion, min_samples_leaf, scorer, w
         gains, bounds = naive_gains(Y, order, valid, criterion, weights)
     else:
         gains, bounds = SCORERS[scorer](Y, order, valid, criterion, weights, node=node)
-    return gains, bounds, x_sorted
+    return gains, bounds, x_sorted, order
 
 
 def exact_split(X, Y, criterion="squared_error", min_samples_leaf=1, scorer="cumsum",
-                weights=None, categories=None, budget=NODE_VALUES):
+                weights=None, categories=None, **options):
     """Best exact split of one node (``X`` its features, ``Y`` its targets, ``weights``
     its sample weights); None when no cut is a candidate.  The threshold is the midpoint
     of the two values around the cut (+inf for the cut that sends only the missing values
     right).  ``categories`` (``Categories``, optional) says which features are
-    categorical and how to split them (``treelib.finders.categorical``).  O(f n log n) to
+    categorical and how to split them (``treelib.finders.categorical``).  ``options``:
+    ``budget`` (below) and ``constraint`` (a ``treelib.finders.monotonic.Constraint``,
+    default None), which refuses the cuts that break a monotonic constraint
+    (``constrained_gains``, O(c n) more for c constrained features).  O(f n log n) to
     sort, plus the scorer's cost.
 
     Memory: a node of n samples with k statistics and f features holding more than
-    ``budget`` values (n f k) is searched a group of features at a time
+    ``budget`` values (n f k; default ``NODE_VALUES``) is searched a group of features at a time
     (``feature_groups``, ``grouped_split``), for the scorers "scan" and "cumsum" with
     squared error, Gini, and entropy on counts: O(n + budget) temporaries instead of
     O(f n k).  Same split."""
+    unknown = set(options) - {"budget", "constraint"}
+    if unknown:
+        raise TypeError(f"exact_split got unexpected options {sorted(unknown)}")
+    budget, constraint = options.get("budget", NODE_VALUES), options.get("constraint")
     n = len(X)
     numeric = np.ones(X.shape[1], bool) if categories is None else categories.counts < 0
     n_missing = np.where(numeric, np.isnan(X).sum(axis=0), 0)
@@ -268,14 +276,20 @@ def exact_split(X, Y, criterion="squared_error", min_samples_leaf=1, scorer="cum
     node = (node_statistics(Y, [n], criterion, weights) if sums or categories is not None
             else None)
     groups = feature_groups(X.shape[1], n * as_columns(Y).shape[1], budget)
+
+    def scored(columns):                    # feature_scores of some features, constrained
+        gains, bounds, x_sorted, order = feature_scores(
+            X[:, columns], Y, node, n_missing[columns], criterion, min_samples_leaf,
+            scorer, weights)
+        if constraint is not None:
+            gains = constrained_gains(gains, order, n_missing[columns], Y, weights,
+                                      constraint._replace(signs=constraint.signs[columns]))
+        return gains, bounds, x_sorted
+
     if (len(groups) > 1 and sums and categories is None and criterion in CAPPED_CRITERIA
             and np.isfinite(node_cap(node, criterion, 0.0))):
-        def group_scores(columns):          # feature_scores of a group of features
-            return feature_scores(X[:, columns], Y, node, n_missing[columns], criterion,
-                                  min_samples_leaf, scorer, weights)
-        return grouped_split(X, node, n_missing, groups, criterion, group_scores)
-    gains, bounds, x_sorted = feature_scores(X, Y, node, n_missing, criterion,
-                                             min_samples_leaf, scorer, weights)
+        return grouped_split(X, node, n_missing, groups, criterion, scored)
+    gains, bounds, x_sorted = scored(slice(None))
     left_sets = {}
     if categories is not None:
         gains, bounds, left_sets = categories.score_features(

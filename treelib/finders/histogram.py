@@ -24,6 +24,7 @@ exactly when ``code <= b``, its threshold on the original feature is
 import numpy as np
 
 from treelib.criteria import node_statistics
+from treelib.finders.monotonic import constrained_bin_gains
 from treelib.gains import score_cuts
 from treelib.split import MISSING_BIN, Split, best_cut
 
@@ -95,17 +96,23 @@ def histogram_gains(sums, counts, totals, criterion="squared_error", min_samples
 
 
 def histogram_split(codes, Y, n_bins, criterion="squared_error", min_samples_leaf=1,
-                    thresholds=None, weights=None, categories=None):
+                    thresholds=None, weights=None, **options):
     """Best split of one node from its histograms; None if no cut exists.
 
     ``codes`` (n, f) bin codes (missing values: ``MISSING_BIN``, with ``n_bins`` 256),
     ``Y`` (n, k) targets, ``weights`` (n,) sample weights.  The split's ``bin`` b sends
     ``code <= b`` left; its threshold is ``thresholds[feature][b]`` (b itself without
     ``thresholds``; +inf after the last bin).  The bins of a categorical feature
-    (``categories``, ``treelib.finders.categorical``) are its categories.  Cost:
-    **O(f n k + f B k) per node**, no sort (the sort happened once, when the features
-    were binned).
+    (``categories``, ``treelib.finders.categorical``) are its categories.  ``options``:
+    ``categories`` and ``constraint`` (a ``treelib.finders.monotonic.Constraint``, which
+    refuses the cuts that break a monotonic constraint: O(c (n + B)) more for c
+    constrained features).  Cost: **O(f n k + f B k) per node**, no sort (the sort
+    happened once, when the features were binned).
     """
+    unknown = set(options) - {"categories", "constraint"}
+    if unknown:
+        raise TypeError(f"histogram_split got unexpected options {sorted(unknown)}")
+    categories, constraint = options.get("categories"), options.get("constraint")
     node = node_statistics(Y, [len(Y)], criterion, weights)
     sums, counts, bin_weights = node_histograms(codes, node.stats, n_bins, weights)
     missing = n_bins > MISSING_BIN and counts[:, MISSING_BIN].any()
@@ -114,6 +121,8 @@ def histogram_split(codes, Y, n_bins, criterion="squared_error", min_samples_lea
                                     None if node.abs_totals is None else node.abs_totals[0],
                                     None if weights is None else bin_weights, missing)
     gains, bounds = gains.T, bounds.T                        # cuts x features
+    if constraint is not None:
+        gains = constrained_bin_gains(gains, codes, Y, weights, n_bins, missing, constraint)
     left_sets = {}
     if categories is not None:
         gains, bounds, left_sets = categories.score_features(

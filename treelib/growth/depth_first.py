@@ -8,7 +8,9 @@ Two versions of one growth order, each a short function with the growers' signat
 - ``grow_depth_first``  with an explicit stack, as scikit-learn's default
   ``DepthFirstTreeBuilder``.
 
-Both number the nodes in the same pre-order and grow the same tree.
+Both number the nodes in the same pre-order and grow the same tree.  Under the finder's
+monotonic constraints (``finder.monotonic_cst``) each node carries its ``Bounds``
+(``treelib.finders.monotonic``): O(1) memory per node waiting on the stack.
 """
 
 import sys
@@ -16,6 +18,7 @@ import sys
 import numpy as np
 
 from treelib.criteria import node_statistics
+from treelib.finders.monotonic import UNBOUNDED, Bounds, child_bounds, clip_value, middle_value
 from treelib.tree import LEFT, RIGHT, TreeRecorder
 
 
@@ -28,21 +31,38 @@ class Node:
         self.finder, self.rules, self.counter = finder, rules, counter
         self.total_weight = len(Y) if weights is None else float(np.sum(weights))
 
-    def evaluate(self, samples, depth):
-        """``(value, impurity, weight, split or None)`` of the node holding ``samples``.
-        O(n_node k) plus one call of the finder."""
+    def evaluate(self, samples, depth, bounds=UNBOUNDED):
+        """``(value, impurity, weight, split or None)`` of the node holding ``samples``
+        (``bounds``: its ``Bounds`` under the finder's monotonic constraints, which clip
+        its value).  O(n_node k) plus one call of the finder."""
         weights = None if self.weights is None else self.weights[samples]
         node = node_statistics(self.Y[samples], [len(samples)], self.finder.criterion,
                                weights)
         value, impurity, weight = node.value[0], node.impurity[0], node.weight[0]
+        if self.finder.monotonic_cst is not None:
+            value = clip_value(value, bounds, self.finder.criterion in ("gini", "entropy"))
         if self.rules.is_leaf(len(samples), impurity, depth, self.finder.min_samples_leaf):
             return value, impurity, weight, None
         if self.counter is not None:
             self.counter.searched(depth, 1, len(samples))
-        split = self.finder(self.data[samples], self.Y[samples], weights)
+        split = self.finder(self.data[samples], self.Y[samples], weights, bounds)
         rejected = self.rules.rejects(None if split is None else split.gain,
                                       self.total_weight)
         return value, impurity, weight, None if rejected else split
+
+
+    def children_bounds(self, left, right, split, bounds):
+        """The ``Bounds`` of the two children (samples ``left`` and ``right``) of a node of
+        ``bounds`` split by ``split`` (``treelib.finders.monotonic.child_bounds``; the
+        node's own without constraints).  O(n_node)."""
+        signs = self.finder.monotonic_cst
+        if signs is None or signs[split.feature] == 0:
+            return bounds, bounds
+        w = np.ones(len(self.Y)) if self.weights is None else self.weights
+        sums = [float(np.sum(self.Y[rows, 0] * w[rows])) for rows in (left, right)]
+        middle = middle_value(sums[0], float(np.sum(w[left])), sums[1],
+                              float(np.sum(w[right])))
+        return child_bounds(int(signs[split.feature]), Bounds(*bounds), middle)
 
 
 def children_of(data, samples, split):
@@ -71,8 +91,8 @@ def grow_recursive(data, Y, finder, rules, counter=None, weights=None):
     tree, limit = TreeRecorder(), recursion_depth_limit()
     nodes = Node(data, Y, weights, finder, rules, counter)
 
-    def grow(samples, depth, parent, branch):
-        value, impurity, weight, split = nodes.evaluate(samples, depth)
+    def grow(samples, depth, parent, branch, bounds):
+        value, impurity, weight, split = nodes.evaluate(samples, depth, bounds)
         node = tree.add_nodes(value, impurity, len(samples), parent, branch, weight)
         if split is None:
             return
@@ -85,10 +105,11 @@ def grow_recursive(data, Y, finder, rules, counter=None, weights=None):
         tree.set_splits(node, split.feature, split.threshold, split.missing_go_to_left,
                         split.categories_left)
         left, right = children_of(data, samples, split)
-        grow(left, depth + 1, node, LEFT)
-        grow(right, depth + 1, node, RIGHT)
+        left_bounds, right_bounds = nodes.children_bounds(left, right, split, bounds)
+        grow(left, depth + 1, node, LEFT, left_bounds)
+        grow(right, depth + 1, node, RIGHT, right_bounds)
 
-    grow(np.arange(len(Y)), 0, None, LEFT)
+    grow(np.arange(len(Y)), 0, None, LEFT, UNBOUNDED)
     return tree.finish()
 
 
@@ -101,15 +122,16 @@ def grow_depth_first(data, Y, finder, rules, counter=None, weights=None):
     call of the finder (``Node.evaluate``).
     """
     tree, nodes = TreeRecorder(), Node(data, Y, weights, finder, rules, counter)
-    stack = [(np.arange(len(Y)), 0, None, LEFT)]
+    stack = [(np.arange(len(Y)), 0, None, LEFT, UNBOUNDED)]
     while stack:
-        samples, depth, parent, branch = stack.pop()
-        value, impurity, weight, split = nodes.evaluate(samples, depth)
+        samples, depth, parent, branch, bounds = stack.pop()
+        value, impurity, weight, split = nodes.evaluate(samples, depth, bounds)
         node = tree.add_nodes(value, impurity, len(samples), parent, branch, weight)
         if split is not None:
             tree.set_splits(node, split.feature, split.threshold, split.missing_go_to_left,
                             split.categories_left)
             left, right = children_of(data, samples, split)
-            stack.append((right, depth + 1, node, RIGHT))
-            stack.append((left, depth + 1, node, LEFT))
+            left_bounds, right_bounds = nodes.children_bounds(left, right, split, bounds)
+            stack.append((right, depth + 1, node, RIGHT, right_bounds))
+            stack.append((left, depth + 1, node, LEFT, left_bounds))
     return tree.finish()
