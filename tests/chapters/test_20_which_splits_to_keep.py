@@ -72,7 +72,7 @@ def test_the_path_agrees_with_scikit_learns(california):
 
 def test_no_root_cut_of_the_xor_grid_gains():
     claim(NOTEBOOK, "every cut of either feature at the root leaves both sides half and "
-                    "half, so its gain is 0")
+                    "half, so its [gain](../book/glossary.md#gain) is 0")
     X, y = xor_grid()
     for feature in range(2):
         for threshold in np.unique(X[:, feature])[:-1]:
