@@ -47,6 +47,7 @@ from treelib.bench import (
     pruning_cv,
     rdt_cost,
     selection_bias,
+    speed,
     subtraction,
     timing,
 )
@@ -78,6 +79,7 @@ from treelib.bench.results import (
     read_results,
     write_results,
 )
+from treelib.bench.selection_bias import selection_table, time_ratio
 
 
 @dataclass(frozen=True)
@@ -141,6 +143,8 @@ BENCHMARKS["parallel"] = Benchmark(parallel, "n_jobs 1 and 2 in the level-wise g
 BENCHMARKS["boosting"] = Benchmark(boosting, "gradient boosting against scikit-learn, "
                                    "LightGBM and XGBoost; line search; GOSS (minutes)",
                                    "boosting")
+BENCHMARKS["speed"] = Benchmark(speed, "issue 24: forests with max_features level-wise and "
+                                "across processes against scikit-learn (minutes)", "speed")
 BENCHMARKS["distributed"] = Benchmark(distributed, "fixed-point trees and boosting on a "
                                       "LocalCluster of 2 workers: bytes per round, time "
                                       "against the local exact and float fits (quick; "
@@ -158,3 +162,4 @@ __all__ += ["CATEGORICAL_STRATEGIES", "MANY_CLASSES", "MISSING_STRATEGIES", "SPL
             "make_missing_model", "masked_california", "missing_table", "poisson_deviance",
             "present_split", "surrogates_of", "time_categorical", "time_medians",
             "time_missing", "tree_predictions"]
+__all__ += ["selection_table", "time_ratio"]

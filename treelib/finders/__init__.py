@@ -27,6 +27,14 @@ import numpy as np
 from treelib.binning import bin_features, check_max_bins
 from treelib.criteria import as_columns, check_criterion, target_statistics
 from treelib.finders.categorical import Categories
+from treelib.finders.categorical_bias import (
+    ENCODINGS,
+    best_numeric_gain,
+    best_partition_gain,
+    categorical_selection_frequencies,
+    lightgbm_order,
+    ordered_target_statistics,
+)
 from treelib.finders.exact import (
     NODE_VALUES,
     SCORERS,
@@ -256,3 +264,5 @@ __all__ = ["Categories", "Finder", "NODE_VALUES", "SCORERS", "SPLITTERS", "best_
            "feature_groups", "feature_scores", "histogram_gains", "histogram_split",
            "median_gains", "node_histograms", "random_split", "threshold_gains"]
 __all__ += ["UnbiasedSplit", "selection_frequencies", "unbiased_split"]
+__all__ += ["ENCODINGS", "best_numeric_gain", "best_partition_gain",
+            "categorical_selection_frequencies", "lightgbm_order", "ordered_target_statistics"]
