@@ -8,10 +8,20 @@ settings (``forest_builder``): level by level when every node searches every fea
 the exact or histogram search, else depth first (best first with ``max_leaf_nodes``).
 """
 
+import multiprocessing
+import warnings
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from dataclasses import dataclass
+from functools import partial
+
 import numpy as np
 from sklearn.utils import check_random_state
 
-from treelib.estimators.params import check_number
+from treelib.estimators.params import check_number, numpy_rng
+from treelib.finders import Finder
+from treelib.growth import grow, without_zero_weights
+from treelib.growth.level_wise import grow_level_wise_exact
+from treelib.growth.level_wise_hist import grow_level_wise_hist
 from treelib.options import combines
 from treelib.validation import check_sample_weight
 
@@ -95,3 +105,97 @@ def checked_sample_weight(sample_weight, n_samples):
     if weights.size and np.all(weights == 0):
         raise ValueError("every sample weight is zero: no sample counts")
     return check_sample_weight(weights, n_samples)
+
+
+#: The forests' ``builder`` choices (None: ``forest_builder`` picks).
+FOREST_BUILDERS = ("level_wise", "depth_first", "best_first")
+
+
+def check_forest_builder(builder):
+    """``builder`` if it is None or one of ``FOREST_BUILDERS``, else a ValueError naming
+    them.  O(1)."""
+    if builder is not None and (not isinstance(builder, str)
+                                or builder not in FOREST_BUILDERS):
+        raise ValueError(f"builder must be None or one of {list(FOREST_BUILDERS)}; "
+                         f"got {builder!r}")
+    return builder
+
+
+def oob_values(trees, seeds, X, n_bootstrap, sample_weight):
+    """Mean value, over the ``trees`` that did not draw it (their ``seeds``' bootstrap
+    samples), of every training row of ``X``; rows that every tree drew get NaN (with a
+    warning, as in scikit-learn).  O(trees x (n + prediction))."""
+    totals, counts = None, np.zeros(len(X))
+    for seed, tree in zip(seeds, trees):
+        unsampled = bootstrap_counts(seed, len(X), n_bootstrap, sample_weight) == 0
+        value = tree.predict(X[unsampled])
+        totals = np.zeros((len(X), value.shape[1])) if totals is None else totals
+        totals[unsampled] += value
+        counts[unsampled] += 1
+    if (counts == 0).any():
+        warnings.warn("Some inputs do not have OOB scores. This probably means too "
+                      "few trees were used to compute any reliable OOB estimates.",
+                      UserWarning, stacklevel=4)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return totals / counts[:, None]
+
+
+@dataclass(frozen=True)
+class ForestJob:
+    """What every tree of a forest shares: the rows ``X`` (float32) and targets ``Y``
+    (n, k), the ``sample_weight`` (or None), the rows drawn per tree (``n_bootstrap``;
+    None: no bootstrap), the growth order ``builder``, the stopping ``rules`` and the
+    ``finder``'s settings (``treelib.finders.Finder``'s keywords but ``rng``)."""
+
+    X: np.ndarray
+    Y: np.ndarray
+    sample_weight: np.ndarray | None
+    n_bootstrap: int | None
+    builder: str
+    rules: object
+    finder: dict
+
+
+def grow_forest_tree(job, seed):
+    """The tree of ``seed`` (its bootstrap sample and its finder's generator) and its
+    finder's bin thresholds (None but for ``"hist"``).  With ``builder="level_wise"`` and
+    fewer features than all, the level-wise growers draw each node's features under their
+    own contract (``treelib.growth.level_features``).  The cost of its grower."""
+    weights = (job.sample_weight if job.n_bootstrap is None else
+               bootstrap_counts(seed, len(job.X), job.n_bootstrap, job.sample_weight))
+    finder = Finder(rng=numpy_rng(seed), **job.finder)
+    data, Y, weights = without_zero_weights(job.X, job.Y, weights)
+    data = finder.prepare(data)
+    if job.builder == "level_wise" and finder.max_features is not None:
+        level_wise = (grow_level_wise_exact if finder.splitter == "cumsum" else
+                      grow_level_wise_hist)
+        return level_wise(data, Y, finder, job.rules, None, weights), finder.bin_thresholds
+    return grow(job.builder, data, Y, finder, job.rules, weights=weights), finder.bin_thresholds
+
+
+def _start_worker(job):                   # each worker process keeps the forest's job
+    global _WORKER_JOB
+    _WORKER_JOB = job
+
+
+def _grow_in_worker(seed):
+    return grow_forest_tree(_WORKER_JOB, seed)
+
+
+def grow_forest(job, seeds, n_jobs=1, backend="processes"):
+    """``grow_forest_tree`` for every seed, in order, with ``n_jobs`` workers: processes
+    (each tree grown whole by one of them; forked where the platform can, so the data are
+    not copied) or ``backend="threads"``.  A tree depends on its seed alone, so the forest
+    is the same for every ``n_jobs`` and backend.  O(trees x a tree's cost / n_jobs)."""
+    n_jobs = min(n_jobs, len(seeds))
+    if n_jobs <= 1:
+        return [grow_forest_tree(job, seed) for seed in seeds]
+    if backend == "threads":
+        with ThreadPoolExecutor(n_jobs) as pool:
+            return list(pool.map(partial(grow_forest_tree, job), seeds))
+    fork = "fork" in multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if fork else None)
+    chunk = max(1, len(seeds) // (4 * n_jobs))
+    with ProcessPoolExecutor(n_jobs, mp_context=context, initializer=_start_worker,
+                             initargs=(job,)) as pool:
+        return list(pool.map(_grow_in_worker, seeds, chunksize=chunk))

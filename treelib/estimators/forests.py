@@ -19,8 +19,6 @@ The bootstrap samples are scikit-learn's, draw for draw, and each tree is grown 
 fastest grower that supports the settings (``treelib.estimators.bagging``).
 """
 
-import warnings
-
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.utils import check_random_state
@@ -36,22 +34,24 @@ from treelib.criteria import (
 from treelib.estimators.bagging import (
     MAX_INT,
     MISSING_VALUE_SPLITTERS,
-    bootstrap_counts,
+    ForestJob,
     bootstrap_size,
+    check_forest_builder,
     checked_sample_weight,
     forest_builder,
+    grow_forest,
+    oob_values,
 )
 from treelib.estimators.params import (
     STRICTER,
     check_number,
     forget_fit,
     leaf_size,
-    numpy_rng,
     resolve_max_features,
     stopping_rules,
 )
-from treelib.finders import Finder, check_splitter
-from treelib.growth import grow, without_zero_weights
+from treelib.finders import check_splitter
+from treelib.growth.threads import check_n_jobs
 from treelib.options import check
 from treelib.validation import check_target_range
 
@@ -64,8 +64,11 @@ class BaseForest(BaseEstimator):
     def __init__(self, n_estimators=100, *, criterion, splitter, max_depth=None,
                  min_samples_split=2, min_samples_leaf=1, min_impurity_decrease=0.0,
                  max_features, max_leaf_nodes=None, bootstrap, oob_score=False,
-                 random_state=None, max_samples=None, max_bins=255):
+                 random_state=None, max_samples=None, max_bins=255, builder=None,
+                 n_jobs=None):
         self.n_estimators = n_estimators
+        self.builder = builder
+        self.n_jobs = n_jobs
         self.criterion = criterion
         self.splitter = splitter
         self.max_depth = max_depth
@@ -114,10 +117,12 @@ class BaseForest(BaseEstimator):
         max_leaf_nodes = check_number("max_leaf_nodes", self.max_leaf_nodes, integer=True,
                                       low=2, allow_none=True)
         has_missing = bool(np.isnan(X).any())
-        builder = forest_builder(splitter, self.criterion, max_features, n_features,
-                                 max_leaf_nodes, has_missing)
+        builder = check_forest_builder(self.builder) or forest_builder(
+            splitter, self.criterion, max_features, n_features, max_leaf_nodes, has_missing)
+        # level-wise growth draws each node's features its own way (level_features)
         check(builder=builder, splitter=splitter, criterion=self.criterion,
-              max_features=max_features if max_features < n_features else None,
+              max_features=(max_features if max_features < n_features
+                            and builder != "level_wise" else None),
               max_leaf_nodes=max_leaf_nodes, missing=has_missing,
               sample_weight=sample_weight is not None)
         rules = stopping_rules(self, n_samples, max_leaf_nodes)
@@ -133,19 +138,14 @@ class BaseForest(BaseEstimator):
         n_bootstrap = (bootstrap_size(n_samples, self.max_samples, sample_weight)
                        if self.bootstrap else None)
         seeds = check_random_state(self.random_state).randint(MAX_INT, size=n_estimators)
-        self.estimators_, bin_thresholds = [], []
-        for seed in seeds:
-            weights = (bootstrap_counts(seed, n_samples, n_bootstrap, sample_weight)
-                       if self.bootstrap else sample_weight)
-            finder = Finder(self.splitter, self.criterion, min_samples_leaf=min_samples_leaf,
-                            max_features=max_features if max_features < n_features else None,
-                            rng=numpy_rng(seed), max_bins=self.max_bins)
-            data, Y_tree, w_tree = without_zero_weights(X, Y, weights)
-            self.estimators_.append(grow(builder, finder.prepare(data), Y_tree, finder,
-                                         rules, weights=w_tree))
-            bin_thresholds.append(finder.bin_thresholds)
+        finder = dict(splitter=self.splitter, criterion=self.criterion,
+                      min_samples_leaf=min_samples_leaf, max_bins=self.max_bins,
+                      max_features=max_features if max_features < n_features else None)
+        job = ForestJob(X, Y, sample_weight, n_bootstrap, builder, rules, finder)
+        grown = grow_forest(job, seeds, check_n_jobs(self.n_jobs))
+        self.estimators_ = [tree for tree, _ in grown]
         if self.splitter == "hist":
-            self.bin_thresholds_ = bin_thresholds
+            self.bin_thresholds_ = [thresholds for _, thresholds in grown]
         self.seeds_, self.builder_, self.max_features_ = seeds, builder, max_features
         self._n_bootstrap = n_bootstrap
         self._sample_weight = sample_weight
@@ -154,22 +154,8 @@ class BaseForest(BaseEstimator):
         return self
 
     def _oob_values(self, X):
-        """Mean value, over the trees that did not draw it, of every training row; rows
-        that every tree drew get NaN (with a warning, as in scikit-learn)."""
-        totals, counts = None, np.zeros(len(X))
-        for seed, tree in zip(self.seeds_, self.estimators_):
-            drawn = bootstrap_counts(seed, len(X), self._n_bootstrap, self._sample_weight)
-            unsampled = drawn == 0
-            value = tree.predict(X[unsampled])
-            totals = np.zeros((len(X), value.shape[1])) if totals is None else totals
-            totals[unsampled] += value
-            counts[unsampled] += 1
-        if (counts == 0).any():
-            warnings.warn("Some inputs do not have OOB scores. This probably means too "
-                          "few trees were used to compute any reliable OOB estimates.",
-                          UserWarning, stacklevel=3)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            return totals / counts[:, None]
+        return oob_values(self.estimators_, self.seeds_, X, self._n_bootstrap,
+                          self._sample_weight)
 
     def _validate_X_predict(self, X):
         check_is_fitted(self)
@@ -223,6 +209,14 @@ max_leaf_nodes
     max_bins : int, default=255
         With ``splitter="hist"``: the most bins per feature, cut for each tree on its
         own rows.
+    builder : None or "level_wise", "depth_first", "best_first", default=None
+        Each tree's growth order: None the fastest that draws the features node by node as
+        ``treelib.finders.Finder`` does (``forest_builder``); "level_wise" grows whole
+        levels at once with ``max_features`` too, each node's features drawn under another
+        contract (``treelib.growth.level_features``): other trees for the same seed.
+    n_jobs : int or None, default=None
+        Processes growing the trees, each tree by one (None: 1, -1: every core); the
+        forest is the same for every value.
 
     Attributes
     ----------
@@ -326,14 +320,15 @@ class RandomForestRegressor(ForestRegressor):
                  max_depth=None, min_samples_split=2, min_samples_leaf=1,
                  min_impurity_decrease=0.0, max_features=1.0, max_leaf_nodes=None,
                  bootstrap=True, oob_score=False, random_state=None, max_samples=None,
-                 max_bins=255):
+                 max_bins=255, builder=None, n_jobs=None):
         super().__init__(n_estimators, criterion=criterion, splitter=splitter,
                          max_depth=max_depth, min_samples_split=min_samples_split,
                          min_samples_leaf=min_samples_leaf,
                          min_impurity_decrease=min_impurity_decrease,
                          max_features=max_features, max_leaf_nodes=max_leaf_nodes,
                          bootstrap=bootstrap, oob_score=oob_score, random_state=random_state,
-                         max_samples=max_samples, max_bins=max_bins)
+                         max_samples=max_samples, max_bins=max_bins, builder=builder,
+                         n_jobs=n_jobs)
 
 
 class RandomForestClassifier(ForestClassifier):
@@ -348,14 +343,15 @@ class RandomForestClassifier(ForestClassifier):
                  max_depth=None, min_samples_split=2, min_samples_leaf=1,
                  min_impurity_decrease=0.0, max_features="sqrt", max_leaf_nodes=None,
                  bootstrap=True, oob_score=False, random_state=None, max_samples=None,
-                 max_bins=255):
+                 max_bins=255, builder=None, n_jobs=None):
         super().__init__(n_estimators, criterion=criterion, splitter=splitter,
                          max_depth=max_depth, min_samples_split=min_samples_split,
                          min_samples_leaf=min_samples_leaf,
                          min_impurity_decrease=min_impurity_decrease,
                          max_features=max_features, max_leaf_nodes=max_leaf_nodes,
                          bootstrap=bootstrap, oob_score=oob_score, random_state=random_state,
-                         max_samples=max_samples, max_bins=max_bins)
+                         max_samples=max_samples, max_bins=max_bins, builder=builder,
+                         n_jobs=n_jobs)
 
 
 class ExtraTreesRegressor(ForestRegressor):
@@ -367,14 +363,15 @@ class ExtraTreesRegressor(ForestRegressor):
                  max_depth=None, min_samples_split=2, min_samples_leaf=1,
                  min_impurity_decrease=0.0, max_features=1.0, max_leaf_nodes=None,
                  bootstrap=False, oob_score=False, random_state=None, max_samples=None,
-                 max_bins=255):
+                 max_bins=255, builder=None, n_jobs=None):
         super().__init__(n_estimators, criterion=criterion, splitter=splitter,
                          max_depth=max_depth, min_samples_split=min_samples_split,
                          min_samples_leaf=min_samples_leaf,
                          min_impurity_decrease=min_impurity_decrease,
                          max_features=max_features, max_leaf_nodes=max_leaf_nodes,
                          bootstrap=bootstrap, oob_score=oob_score, random_state=random_state,
-                         max_samples=max_samples, max_bins=max_bins)
+                         max_samples=max_samples, max_bins=max_bins, builder=builder,
+                         n_jobs=n_jobs)
 
 
 class ExtraTreesClassifier(ForestClassifier):
@@ -389,11 +386,12 @@ class ExtraTreesClassifier(ForestClassifier):
                  max_depth=None, min_samples_split=2, min_samples_leaf=1,
                  min_impurity_decrease=0.0, max_features="sqrt", max_leaf_nodes=None,
                  bootstrap=False, oob_score=False, random_state=None, max_samples=None,
-                 max_bins=255):
+                 max_bins=255, builder=None, n_jobs=None):
         super().__init__(n_estimators, criterion=criterion, splitter=splitter,
                          max_depth=max_depth, min_samples_split=min_samples_split,
                          min_samples_leaf=min_samples_leaf,
                          min_impurity_decrease=min_impurity_decrease,
                          max_features=max_features, max_leaf_nodes=max_leaf_nodes,
                          bootstrap=bootstrap, oob_score=oob_score, random_state=random_state,
-                         max_samples=max_samples, max_bins=max_bins)
+                         max_samples=max_samples, max_bins=max_bins, builder=builder,
+                         n_jobs=n_jobs)

@@ -12,16 +12,16 @@ feature chunks and the node sizes, not on how many nodes the level holds:
    because a node holds the same samples whatever the feature: one list of segment
    starts describes them all;
 3. find the best cut of every node of the level, a chunk of features per call (as many as
-   fit in ``CHUNK_VALUES``), with *segmented*
-   running sums that restart at every node (``treelib.segments.segmented_cumsum``) and
-   the tie rule of ``treelib.split.best_cut`` (``treelib.growth.level_cuts``);
+   fit in ``CHUNK_VALUES``), with *segmented* running sums that restart at every node
+   (``treelib.segments.segmented_cumsum``) and the one tie rule (``level_cuts``);
 4. send each node's samples to its two children with a *stable partition* of every row
    (``treelib.growth.level_partition``): the samples of a child stay sorted, so nothing
    is ever sorted again.  Samples that land in a leaf are dropped, so deep levels cost little.
 
 The tree is the one the per-node growers grow with the ``"cumsum"`` finder (same splits,
-same thresholds bit for bit, same tie rule and stopping rules), with the nodes numbered
-breadth first: the root 0, then the nodes of depth 1 from left to right, and so on.
+same thresholds bit for bit, same tie rule and stopping rules), nodes numbered breadth
+first.  With ``max_features``, each node searches its own draw of features, re-dealt into
+k rows (``treelib.growth.level_features``, whose contract says how the draws differ).
 
 Cost: O(f n log n) once for the sort, then O(f n_active k) numpy work per level (n
 samples, f features, k statistics per sample: 1 for squared error, the number of classes
@@ -44,6 +44,7 @@ from treelib.gains import (
 )
 from treelib.growth.level_classes import children_statistics, class_blocks, class_scores
 from treelib.growth.level_cuts import best_cuts
+from treelib.growth.level_features import redealt_level, some_features
 from treelib.growth.level_partition import partition, partition_plan, partition_rows
 from treelib.growth.threads import CHUNK_VALUES, feature_chunks, run_chunks
 from treelib.segments import segment_ids, segment_starts, segmented_cumsum
@@ -82,6 +83,7 @@ class LevelSearch:
     classes: np.ndarray | None   # (n,) class codes, or None (``class_codes``)
     stats: np.ndarray            # (n, k)
     n_jobs: int = 1              # threads sharing the search and the partition
+    draw: tuple | None = None    # (rng, max_features): each node's features (level_features)
 
 
 @dataclass
@@ -121,11 +123,11 @@ def check_no_missing(data):
 def grow_level_wise_exact(data, Y, finder, rules, counter=None, weights=None, *, n_jobs=1):
     """Grow a tree one level at a time with exact cuts (the ``"cumsum"`` finder's).
 
-    ``data`` (n, f) holds finite features (float32 or float64), ``Y`` (n, k) the
-    targets, ``weights`` (n,) sample weights, ``finder`` the criterion and
-    ``min_samples_leaf``, ``n_jobs`` the threads that share each level's sort and search (a
-    group of features each; the tree is the same for every value); see
-    ``treelib.growth.grow`` for the rest.  Nodes are numbered breadth first.
+    ``data`` (n, f) holds finite features (float32 or float64), ``Y`` (n, k) the targets,
+    ``weights`` (n,) sample weights, ``finder`` the criterion, ``min_samples_leaf`` and
+    ``max_features`` (drawn by ``finder.rng`` level after level: ``level_features``),
+    ``n_jobs`` the threads sharing each level's sort and search (the same tree for every
+    value); see ``treelib.growth.grow`` for the rest.  Nodes are numbered breadth first.
     O(f n log n) for the sort, then ``grow_level``'s cost per level.
     """
     check_no_missing(data)
@@ -140,7 +142,8 @@ def grow_level_wise_exact(data, Y, finder, rules, counter=None, weights=None, *,
     # re-centred node by node (squared error); with classes only its width is read
     stats = root_node.stats if classes is not None else np.array(root_node.stats,
                                                                  dtype=np.float64)
-    search = LevelSearch(criterion, min_samples_leaf, weights, classes, stats, n_jobs)
+    draw = None if some_features(finder, data) is None else (finder.rng, finder.max_features)
+    search = LevelSearch(criterion, min_samples_leaf, weights, classes, stats, n_jobs, draw)
     order, x_sorted = sorted_rows(data, n_jobs)
     level = Level(node_ids=root, counts=np.array([len(Y)]), nodes=root_node, order=order,
                   x_sorted=x_sorted)
@@ -174,9 +177,8 @@ def sorted_rows(data, n_jobs=1):
 
 
 def class_codes(Y, criterion, weights):
-    """The class of every sample when the statistics are unweighted one-hot rows (their
-    sums are counts, exact in any order), as 16-bit codes when they fit (a stable sort
-    of those is a radix sort); None otherwise.  O(n k)."""
+    """The class of every sample when the statistics are unweighted one-hot rows (sums
+    of counts are exact in any order), 16-bit when they fit; None otherwise.  O(n k)."""
     if criterion not in ("gini", "entropy") or weights is not None:
         return None
     return np.argmax(Y, axis=1).astype(np.uint16 if Y.shape[1] <= 2**16 else np.intp)
@@ -199,10 +201,9 @@ def cut_positions(x, counts, min_samples_leaf):
 
 
 def feature_scores(level, search, features):
-    """The ``treelib.split.Candidates`` of the features ``features``
-    (a range; with ``search.classes``, a block of ``level_classes.class_blocks``):
-    the gain of every candidate cut in every node of the level, labelled by
-    its position in the node, with the rounding bounds computed on demand.
+    """The ``treelib.split.Candidates`` of the features ``features`` (a range; with
+    ``search.classes``, a block of ``level_classes.class_blocks``): the gain of every
+    candidate cut in every node of the level, labelled by its position in the node.
 
     The left sums of a node's cuts are the running sums of its samples' statistics in
     the row's order, restarted at each node, so each node's sums are those of the
@@ -273,11 +274,9 @@ def grow_level(level, search, growth, depth):
     """Split every node of ``level`` (at ``depth``) at once; return the next level (None
     if no node of it may split).
 
-    Adds all the children to ``growth.tree`` (the leaves too), re-centres
-    ``search.stats`` on them (squared error), and keeps in the next level only the
-    children that may split.  O(f n_active k) numpy work, the search and the partition of
-    the rows divided among ``search.n_jobs`` threads by groups of features
-    (``treelib.growth.threads``).
+    Adds all the children to ``growth.tree`` (the leaves too), re-centres ``search.stats``
+    on them (squared error), and keeps in the next level only the children that may
+    split.  O(f n_active k) numpy work in ``search.n_jobs`` threads (``threads``).
     """
     splits = level_splits(level, search, growth)
     if splits is None:
@@ -297,18 +296,20 @@ def level_splits(level, search, growth):
     """Every node's best cut (``level_cuts.best_cuts``, the one tie rule); the nodes whose
     cut passes ``growth.rules`` split.  ``LevelSplits``, or None if no node splits.
 
-    The features are scored in chunks: k values per position and feature, counted twice
-    (the scorer's temporaries, sums, cut positions, nodes and gains, take about twice the
-    bytes per value of the other growers'); with classes, blocks of rows or of positions
-    (``level_classes.class_blocks``).  O(f n_active k).
+    Each node searches its own features with ``search.draw`` (``level_features``).  The
+    rows are scored in chunks: k values per position and row, counted twice (the scorer's
+    temporaries take about twice the bytes per value of the other growers'); with classes,
+    blocks of rows or positions (``level_classes.class_blocks``).  O(f n_active k).
     """
     counts, n_jobs = level.counts, search.n_jobs
-    n_active, width = level.order.shape[1], search.stats.shape[1]
-    chunks = (feature_chunks(level.order.shape[0], 2 * n_active * width, n_jobs)
-              if search.classes is None else
-              class_blocks(level.order.shape[0], n_active, width, n_jobs))
+    drawn, chosen = redealt_level(level, search.draw)    # each node's own features, if drawn
+    n_rows, n_active, width = drawn.order.shape[0], drawn.order.shape[1], search.stats.shape[1]
+    chunks = (feature_chunks(n_rows, 2 * n_active * width, n_jobs) if search.classes is None
+              else class_blocks(n_rows, n_active, width, n_jobs))
     feature, cut, gain = best_cuts(
-        len(counts), chunks, lambda features: feature_scores(level, search, features), n_jobs)
+        len(counts), chunks, lambda features: feature_scores(drawn, search, features), n_jobs)
+    if chosen is not None:
+        feature = chosen[np.arange(len(counts)), feature]
     splitting = ~growth.rules.rejects(gain, growth.total_weight)
     parents = np.flatnonzero(splitting)
     if len(parents) == 0:
@@ -393,8 +394,7 @@ def next_rows(level, splits, goes_left, keep, n_jobs=1):
 
 
 def select(nodes, keep):
-    """The per-node fields of ``NodeStatistics`` for the nodes ``keep`` (stats dropped).
-    O(nodes k)."""
+    """``NodeStatistics``' per-node fields of the nodes ``keep`` (no stats).  O(nodes k)."""
     return nodes._replace(value=None, impurity=None, stats=None, totals=nodes.totals[keep],
                           abs_totals=None if nodes.abs_totals is None else nodes.abs_totals[keep],
                           weight=nodes.weight[keep], scale=nodes.scale[keep])

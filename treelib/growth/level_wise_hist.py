@@ -43,6 +43,7 @@ from treelib.counters import GrowthCounter
 from treelib.criteria import NodeStatistics, node_statistics
 from treelib.growth.hist_search import HistLevel, KeptHistograms, LevelSearch, feature_scores
 from treelib.growth.level_cuts import best_cuts
+from treelib.growth.level_features import drawn_codes, keep_drawn, some_features
 from treelib.growth.level_partition import partition, partition_plan
 from treelib.growth.level_wise import select
 from treelib.growth.rules import StoppingRules
@@ -93,6 +94,7 @@ class TreeGrowth:
     counter: GrowthCounter | None
     total_weight: float
     n_jobs: int = 1
+    draw: tuple | None = None    # (rng, max_features): each node's features (level_features)
 
 
 @dataclass
@@ -156,7 +158,8 @@ def grow_level_wise_hist(codes, Y, finder, rules, counter=None, weights=None, *,
     growth = TreeGrowth(search=search, Y=Y, weights=weights, rules=rules, tree=tree,
                         thresholds=padded_thresholds(finder.bin_thresholds),
                         budget=subtract and budget, counter=counter,
-                        total_weight=float(root_node.weight[0]), n_jobs=n_jobs)
+                        total_weight=float(root_node.weight[0]), n_jobs=n_jobs,
+                        draw=some_features(finder, codes) and (finder.rng, finder.max_features))
     level = HistLevel.root(root, root_node, search)
     depth = 0
     while level is not None:
@@ -247,13 +250,15 @@ def search_level(level, growth, store):
     search, counter, counts = replace(growth.search, store=store), growth.counter, level.counts
     f, width = search.codes.shape[1], search.stats.shape[1]
     chunk_counters = []
+    drawn = drawn_codes(search.codes, level.samples, counts, growth.draw)   # (m, f) or None
 
     def scores(features):
         own = None
         if counter is not None:
             own = GrowthCounter()
             chunk_counters.append(own)
-        return feature_scores(level, replace(search, counter=own), features)
+        found = feature_scores(level, replace(search, counter=own), features)
+        return found if drawn is None else keep_drawn(found, drawn)
 
     if counter is not None:
         counter.subtracted_histograms += int(level.derived.sum()) * f
