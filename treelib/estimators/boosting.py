@@ -56,6 +56,7 @@ from treelib.estimators.params import (
     forget_fit,
     validation_split,
 )
+from treelib.finders.monotonic import monotonic_signs
 from treelib.growth.boosting import boost
 from treelib.growth.boosting_grower import BoostingRules, on_features
 from treelib.growth.boosting_histograms import BinnedData
@@ -72,8 +73,10 @@ class BaseHistGradientBoosting(BaseEstimator):
                  max_depth=None, min_samples_leaf=20, l2_regularization=0.0, max_bins=255,
                  categorical_features="from_dtype", early_stopping="auto",
                  validation_fraction=0.1, n_iter_no_change=10, tol=1e-7, random_state=None,
-                 sampling=None, top_rate=0.2, other_rate=0.1, histogram_sums="float"):
+                 sampling=None, top_rate=0.2, other_rate=0.1, histogram_sums="float",
+                 monotonic_cst=None):
         self.loss = loss
+        self.monotonic_cst = monotonic_cst
         self.histogram_sums = histogram_sums
         self.learning_rate = learning_rate
         self.max_iter = max_iter
@@ -128,6 +131,12 @@ class BaseHistGradientBoosting(BaseEstimator):
                 raise ValueError("sample_weight: every weight is zero; at least one must "
                                  "be positive")
             weights = check_sample_weight(sample_weight, len(y))
+        signs = monotonic_signs(self.monotonic_cst, self.is_categorical_,
+                                getattr(self, "feature_names_in_", None))
+        if self.monotonic_cst is not None and (loss.n_outputs > 1 or signs is not None
+                                               and self.histogram_sums != "float"):
+            raise ValueError("monotonic_cst is not supported for multiclass classification "
+                             "(as in scikit-learn) nor with histogram_sums='fixed_point'")
         if self.histogram_sums == "fixed_point":
             return fit_fixed_point_boosting(self, LocalParts([RowPart(X, y)]), loss)
         rng = check_random_state(self.random_state)
@@ -142,7 +151,8 @@ class BaseHistGradientBoosting(BaseEstimator):
             validation = (self._codes(validation[0]), *validation[1:])
         rules = BoostingRules(max_leaf_nodes=self.max_leaf_nodes, max_depth=self.max_depth,
                               min_samples_leaf=self.min_samples_leaf,
-                              l2_regularization=float(self.l2_regularization))
+                              l2_regularization=float(self.l2_regularization),
+                              monotonic_cst=signs)
         fit = boost(data, y, loss, max_iter=self.max_iter, learning_rate=self.learning_rate,
                     rules=rules, weights=weights, sampling=self.sampling,
                     top_rate=self.top_rate, other_rate=self.other_rate, rng=goss_rng,
@@ -245,7 +255,13 @@ default="from_dtype"
         "fixed_point": fixed-point sums independent of the order of the additions
         (``treelib.estimators.fixed_point``), so that ``treelib.distributed.fit`` boosts the
         same trees bit for bit on a cluster; squared error or two classes, without
-        early stopping, GOSS, line search, sample weights, NaN or categorical features.
+        early stopping, GOSS, line search, sample weights, NaN, categorical features
+        or monotonic_cst.
+    monotonic_cst : array-like of int of shape (n_features,), dict or None, default=None
+        -1, 0 or 1 per feature (a dict: by feature name): the raw prediction (for two
+        classes, the log-odds of the second) decreasing, free or increasing in it, as
+        scikit-learn defines it (``treelib.finders.monotonic``).  Not for more than two
+        classes, constrained categorical features or ``histogram_sums="fixed_point"``.
 
     Attributes
     ----------
@@ -279,7 +295,7 @@ class HistGradientBoostingRegressor(RegressorMixin, BaseHistGradientBoosting):
                  l2_regularization=0.0, max_bins=255, categorical_features="from_dtype",
                  early_stopping="auto", validation_fraction=0.1, n_iter_no_change=10,
                  tol=1e-7, random_state=None, sampling=None, top_rate=0.2, other_rate=0.1,
-                 histogram_sums="float"):
+                 histogram_sums="float", monotonic_cst=None):
         super().__init__(loss, learning_rate=learning_rate, max_iter=max_iter,
                          max_leaf_nodes=max_leaf_nodes, max_depth=max_depth,
                          min_samples_leaf=min_samples_leaf,
@@ -289,7 +305,8 @@ class HistGradientBoostingRegressor(RegressorMixin, BaseHistGradientBoosting):
                          validation_fraction=validation_fraction,
                          n_iter_no_change=n_iter_no_change, tol=tol,
                          random_state=random_state, sampling=sampling, top_rate=top_rate,
-                         other_rate=other_rate, histogram_sums=histogram_sums)
+                         other_rate=other_rate, histogram_sums=histogram_sums,
+                         monotonic_cst=monotonic_cst)
 
     def fit(self, X, y, sample_weight=None):
         """Boost on ``X`` (n_samples, n_features; NaN for missing) and ``y``."""
@@ -327,7 +344,7 @@ class HistGradientBoostingClassifier(ClassifierMixin, BaseHistGradientBoosting):
                  l2_regularization=0.0, max_bins=255, categorical_features="from_dtype",
                  early_stopping="auto", validation_fraction=0.1, n_iter_no_change=10,
                  tol=1e-7, random_state=None, sampling=None, top_rate=0.2, other_rate=0.1,
-                 histogram_sums="float"):
+                 histogram_sums="float", monotonic_cst=None):
         super().__init__(loss, learning_rate=learning_rate, max_iter=max_iter,
                          max_leaf_nodes=max_leaf_nodes, max_depth=max_depth,
                          min_samples_leaf=min_samples_leaf,
@@ -337,7 +354,8 @@ class HistGradientBoostingClassifier(ClassifierMixin, BaseHistGradientBoosting):
                          validation_fraction=validation_fraction,
                          n_iter_no_change=n_iter_no_change, tol=tol,
                          random_state=random_state, sampling=sampling, top_rate=top_rate,
-                         other_rate=other_rate, histogram_sums=histogram_sums)
+                         other_rate=other_rate, histogram_sums=histogram_sums,
+                         monotonic_cst=monotonic_cst)
 
     def fit(self, X, y, sample_weight=None):
         """Boost on ``X`` (n_samples, n_features; NaN for missing) and labels ``y``."""
@@ -378,3 +396,4 @@ class HistGradientBoostingClassifier(ClassifierMixin, BaseHistGradientBoosting):
         """The most probable class."""
         proba = self.predict_proba(X)
         return self.classes_[np.argmax(proba, axis=1)]
+

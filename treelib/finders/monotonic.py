@@ -174,6 +174,51 @@ def constrained_bin_gains(gains, codes, Y, weights, n_bins, missing, constraint)
     return gains
 
 
+#: scikit-learn's ``compute_node_value`` adds this to every sum of hessians.
+NEWTON_EPSILON = 1e-15
+
+
+def newton_value(G, H, l2, bounds=UNBOUNDED):
+    """scikit-learn's ``compute_node_value`` for gradient boosting: the Newton value
+    ``-G / (H + l2 + 1e-15)`` (any shape) clipped to ``bounds`` (whose ends may be arrays
+    that broadcast with ``G``).  O(size)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        value = -np.asarray(G, np.float64) / (H + l2 + NEWTON_EPSILON)
+    lower, upper = bounds
+    return np.where(value < lower, lower, np.where(value > upper, upper, value))
+
+
+def newton_middle(left_value, right_value):
+    """Where the bounds of a boosting tree's constrained children meet: the mean of the
+    two children's (clipped, unshrunk) Newton values, as scikit-learn's ``TreeGrower``
+    computes it (not the trees' ``middle_value``).  O(1)."""
+    return (left_value + right_value) / 2
+
+
+def constrained_newton_gains(gains, left, node, signs, l2):
+    """The Newton ``gains`` (m, f, C) of every cut of m nodes under monotonic
+    constraints, as scikit-learn's ``Splitter`` scores them: the children's values
+    ``newton_value`` clipped to the node's children bounds; a cut of a feature whose sign
+    ``signs`` (f,) is not 0 is refused (-inf) if those values break its order
+    (``allowed_cuts``); in a node with a finite bound, a cut's gain is scikit-learn's
+    ``G v - G_L v_L - G_R v_R`` from the clipped values (``v`` the node's own clipped
+    value), elsewhere ``gains`` are kept (equal to it up to rounding).  ``left``: the left
+    sums ``(GL, HL)`` (m, f, C); ``node``: ``(G, H, value, lower, upper)`` arrays (m,).
+    O(m f C)."""
+    GL, HL = left
+    G, H, value, lower, upper = (np.asarray(a, np.float64)[:, None, None] for a in node)
+    bounds = Bounds(lower, upper)
+    GR = G - GL
+    with np.errstate(invalid="ignore", over="ignore"):
+        left_values = newton_value(GL, HL, l2, bounds)
+        right_values = newton_value(GR, H - HL, l2, bounds)
+        clipped = G * value - GL * left_values - GR * right_values
+        allowed = allowed_cuts(left_values, right_values, np.asarray(signs)[:, None], bounds)
+    bounded = np.isfinite(lower) | np.isfinite(upper)
+    gains = np.where(bounded & np.isfinite(gains), clipped, gains)
+    return np.where(allowed, gains, -np.inf)
+
+
 def check_monotonic_cst(monotonic_cst, n_features, categorical=None):
     """``monotonic_cst`` as an int8 array of n_features signs (None stays None), or a
     ValueError naming what is wrong: its length, a value outside {-1, 0, 1}, or a
@@ -194,3 +239,23 @@ def check_monotonic_cst(monotonic_cst, n_features, categorical=None):
         raise ValueError(f"monotonic_cst constrains the categorical features {bad.tolist()}: "
                          "categories have no order; give them 0")
     return signs
+
+
+def monotonic_signs(monotonic_cst, categorical, feature_names=None):
+    """``monotonic_cst`` (an array-like, or a dict by feature name, scikit-learn's two
+    forms) as a tuple of signs, or None when it is None or all 0 (no constraint);
+    ``categorical`` the features' boolean mask, ``feature_names`` the names of X's
+    columns (None: X had none).  A ValueError names what is wrong
+    (``check_monotonic_cst``; a dict without feature names, or with unknown ones).
+    O(f)."""
+    if isinstance(monotonic_cst, dict):
+        unknown = sorted(set(monotonic_cst) - set([] if feature_names is None
+                                                  else feature_names))
+        if feature_names is None or unknown:
+            raise ValueError("monotonic_cst as a dict needs X with feature names, each key "
+                             f"one of them; unknown: {unknown}")
+        monotonic_cst = [monotonic_cst.get(name, 0) for name in feature_names]
+    signs = check_monotonic_cst(monotonic_cst, len(categorical), categorical)
+    if signs is None or not signs.any():
+        return None
+    return tuple(int(v) for v in signs)

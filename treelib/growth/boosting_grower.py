@@ -48,6 +48,13 @@ from typing import NamedTuple
 
 import numpy as np
 
+from treelib.finders.monotonic import (
+    UNBOUNDED,
+    Bounds,
+    child_bounds,
+    newton_middle,
+    newton_value,
+)
 from treelib.growth.boosting_histograms import (
     BinnedData,
     NodeSums,
@@ -66,13 +73,15 @@ class BoostingRules:
     """scikit-learn's HistGradientBoosting rules for one tree (see the module docstring):
     ``max_leaf_nodes`` and ``max_depth`` (None: no limit), ``min_samples_leaf``,
     ``min_hessian_to_split`` and the L2 regularisation ``l2_regularization`` added to every
-    sum of hessians."""
+    sum of hessians; ``monotonic_cst``: None, or a tuple of f signs in {-1, 0, 1}, not all
+    0 (scikit-learn's monotonic constraints: ``treelib.finders.monotonic``)."""
 
     max_leaf_nodes: int | None = 31
     max_depth: int | None = None
     min_samples_leaf: int = 20
     min_hessian_to_split: float = 1e-3
     l2_regularization: float = 0.0
+    monotonic_cst: tuple | None = None
 
 
 class Node(NamedTuple):
@@ -85,6 +94,14 @@ class Node(NamedTuple):
     G: float
     H: float
     A: float
+
+
+class Limits(NamedTuple):
+    """Under monotonic constraints, a node's own ``value`` (scikit-learn's: clipped,
+    unshrunk; the root's 0) and the ``Bounds`` its children's values are clipped to."""
+
+    value: float = 0.0
+    bounds: Bounds = UNBOUNDED
 
 
 @dataclass
@@ -109,6 +126,7 @@ class TreeGrowth:
     others: dict = field(default_factory=dict)
     heap: list = field(default_factory=list)
     created: int = 0
+    limits: dict = field(default_factory=lambda: {0: Limits()})
 
     def search(self, depth, nodes, batch, roots):
         """Search ``nodes`` (``Node`` s) with their histograms ``batch`` (``roots``: per
@@ -119,6 +137,10 @@ class TreeGrowth:
         sums = NodeSums(*([node[k] for node in nodes] for k in (2, 3)),
                         [len(node.rows) for node in nodes], [node.A for node in nodes],
                         self.scale)
+        if self.rules.monotonic_cst is not None:
+            limits = [self.limits[node.id] for node in nodes]
+            sums.limits = [(node.G, node.H, lim.value, *lim.bounds)
+                           for node, lim in zip(nodes, limits)]
         for k, found in enumerate(best_splits(batch, sums, self.data, self.rules, roots)):
             if found is not None:
                 heapq.heappush(self.heap, (-found.gain, self.created, nodes[k], depth,
@@ -133,8 +155,11 @@ class TreeGrowth:
                                                          order, n_left)
         left, right = node.rows[goes_left], node.rows[~goes_left]
         sides = [(GL, HL, left), (node.G - GL, node.H - HL, right)]
+        values = self.child_limits(node, feature, sides)
         ids = self.record.split(node.id, feature, cut % (data.width - 1), missing_left,
-                                categories, sides, self.shrinkage)
+                                categories, sides, self.shrinkage, values)
+        if values is not None:
+            self.limits.update(zip(ids, values))
         del self.leaves[node.id]
         self.leaves.update(zip(ids, (left, right)))
         passive = self.others.pop(node.id)
@@ -145,6 +170,20 @@ class TreeGrowth:
             passive = (passive, passive)
         self.others.update(zip(ids, passive))
         return sides, ids
+
+    def child_limits(self, node, feature, sides):
+        """Under monotonic constraints, the two children's ``Limits`` (None without):
+        their Newton values clipped to the node's children bounds, and their children's
+        bounds split at the ``newton_middle`` of those values (``child_bounds``), as
+        scikit-learn's ``TreeGrower.split_next`` sets them.  O(1)."""
+        signs = self.rules.monotonic_cst
+        if signs is None:
+            return None
+        bounds = self.limits[node.id].bounds
+        values = [float(newton_value(G, H, self.rules.l2_regularization, bounds))
+                  for G, H, _ in sides]
+        pair = child_bounds(signs[feature], bounds, newton_middle(*values))
+        return [Limits(v, b) for v, b in zip(values, pair)]
 
     def search_children(self, depth, node, node_hist, sides, ids):
         """Search the children of ``node`` (``sides`` and ``ids`` from ``split``) that
@@ -246,14 +285,18 @@ class GrowthRecord:
         self.l2, self.nodes, self.splits = l2, [], []
         self.root = (G, H, n)
 
-    def split(self, node, feature, bin, missing_left, categories, sides, shrinkage):
+    def split(self, node, feature, bin, missing_left, categories, sides, shrinkage,
+              limits=None):
         """Split ``node`` at ``bin`` of ``feature`` (or send ``categories`` left) into the
-        two ``sides`` [(G, H, rows or their number)]; return the children's ids."""
+        two ``sides`` [(G, H, rows or their number)], their values ``-G / (H + l2)``, or
+        the clipped values of their ``limits`` (``Limits``), times ``shrinkage``; return
+        the children's ids."""
         self.splits.append((node, feature, np.nan if categories is not None else float(bin),
                             missing_left, categories))
         first = 2 * len(self.splits) - 1
-        for (G, H, rows), branch in zip(sides, (LEFT, RIGHT)):
-            value = -G / (H + self.l2 + HESSIAN_EPSILON) * shrinkage
+        for c, ((G, H, rows), branch) in enumerate(zip(sides, (LEFT, RIGHT))):
+            value = (-G / (H + self.l2 + HESSIAN_EPSILON) if limits is None
+                     else limits[c].value) * shrinkage
             n = len(rows) if hasattr(rows, "__len__") else int(rows)
             self.nodes.append((value, impurity(G, H, self.l2), n, node, branch, H))
         return [first, first + 1]
