@@ -195,5 +195,4 @@ def test_the_pages_show_the_rendered_table(page, kind):
     render = {"matrix": options.render_matrix, "list": options.render_list}[kind]
     expected = render() + "\n" + options.render_footnotes()
     assert embedded(ROOT / page, kind) == expected, (
-        f"regenerate it: python -c 'from treelib import options; print(options.render_{kind}"
-        f"()); print(options.render_footnotes(), end=\"\")'")
+        "regenerate it: python tools/render_options.py")

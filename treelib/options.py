@@ -161,8 +161,6 @@ RULES = (
     _no("level-wise growth scans whole levels with its own vectorized search: it needs "
         "splitter 'cumsum' or 'hist'; got {splitter}", builder="level_wise",
         splitter=("naive", "scan", "random")),
-    _no("level-wise growth searches every feature of every node: it needs "
-        "max_features=None", builder="level_wise", max_features="some"),
     _no("max_leaf_nodes needs best-first growth (the most useful leaves first); level-wise "
         "growth cannot stop at a number of leaves", builder="level_wise",
         max_leaf_nodes="set"),

@@ -244,7 +244,6 @@ def test_level_wise_growth_needs_cumsum_or_hist(splitter):
     ({"splitter": "histogram"}, "unknown splitter 'histogram'"),
     ({"builder": "level"}, r"unknown builder 'level'; choose one of \['recursive', "
                            "'depth_first', 'best_first', 'level_wise'\\]"),
-    ({"builder": "level_wise", "max_features": 1}, "needs max_features=None"),
     ({"criterion": "gini"}, "criterion must be one of \\['squared_error', 'poisson', "
                             "'absolute_error'\\]; got 'gini'"),
     ({"max_leaf_nodes": 1}, "max_leaf_nodes must be an integer >= 2"),

@@ -37,12 +37,16 @@ def forest_builder(splitter, criterion, max_features, n_features, max_leaf_nodes
     """The fastest growth order for these settings: "best_first" for ``max_leaf_nodes``,
     else "level_wise" where the options' table (``treelib.options``) lets it grow these
     trees (every feature searched, exactly or on histograms, with a criterion scored from
-    sums and no missing value), else "depth_first".  O(rows of the table)."""
+    sums and no missing value), else "depth_first".  A feature subset (``max_features``
+    below ``n_features``) grows per node by default: level-wise growth draws each node's
+    features breadth first (``treelib.growth.level_features``), which gives other trees
+    for the same seed, so it is chosen only by ``builder="level_wise"``.  O(rows of the
+    table)."""
     if max_leaf_nodes is not None:
         return "best_first"
-    if combines(builder="level_wise", splitter=splitter, criterion=criterion,
-                max_features=max_features if max_features < n_features else None,
-                missing=has_missing):
+    if max_features >= n_features and combines(
+            builder="level_wise", splitter=splitter, criterion=criterion,
+            missing=has_missing):
         return "level_wise"
     return "depth_first"
 

@@ -202,7 +202,9 @@ default=None
         The growth order (``treelib.growth``).  None means "depth_first", or
         "best_first" when ``max_leaf_nodes`` is set, as in scikit-learn.  "level_wise"
         grows whole levels at once and needs ``splitter="cumsum"`` or ``"hist"`` (with
-        the histogram subtraction trick) and ``max_features=None``.  "recursive" grows
+        the histogram subtraction trick); with ``max_features`` it draws each node's
+        features breadth first (``treelib.growth.level_features``), so its trees differ
+        from the per-node builders' for the same seed.  "recursive" grows
         trees at most half of Python's recursion limit deep (500 levels by default) and
         raises a ValueError beyond.
     max_depth : int or None, default=None

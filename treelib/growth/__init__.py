@@ -79,8 +79,9 @@ class LevelOptions:
 def grow_level_wise(data, Y, finder, rules, counter=None, weights=None, level=None):
     """Grow all the nodes of a level at once: the exact scan of ``finder.splitter ==
     "cumsum"`` (``treelib.growth.level_wise``), histograms with the subtraction trick for
-    ``"hist"`` (``treelib.growth.level_wise_hist``), every feature of every node, searched
-    as ``level`` (``LevelOptions``) says.  Costs: see each grower."""
+    ``"hist"`` (``treelib.growth.level_wise_hist``), every feature of every node or each
+    node's ``max_features`` drawn breadth first (``treelib.growth.level_features``),
+    searched as ``level`` (``LevelOptions``) says.  Costs: see each grower."""
     level = level or LevelOptions()
     n_jobs = check_n_jobs(level.n_jobs)
     some = finder.max_features is not None and finder.max_features < data.shape[1]
