@@ -17,6 +17,7 @@ Command line (``python -m treelib.bench --help``)::
     python -m treelib.bench selection_bias  # null features: how often each is picked (a minute)
     python -m treelib.bench optimal_depth2  # greedy against optimal depth-2 trees
     python -m treelib.bench pruning_cv      # pruning against stopping rules, chosen by CV
+    python -m treelib.bench monotonic       # monotonic_cst: held-out error with and without
     python -m treelib.bench boosting        # gradient boosting against its peers
     python -m treelib.bench forests         # ensembles against ensembles, forest fit time
     python -m treelib.bench distributed     # histograms on a LocalCluster: bytes and time
@@ -42,6 +43,7 @@ from treelib.bench import (
     growth,
     methods,
     missing,
+    monotonic,
     optimal_depth2,
     parallel,
     pruning_cv,
@@ -133,6 +135,9 @@ BENCHMARKS["pruning_cv"] = Benchmark(pruning_cv, "held-out error of unpruned, st
                                      "min_samples_leaf) and pruned trees, each chosen by "
                                      "5-fold CV, on california and digits (about 5 "
                                      "minutes)", "pruning_cv")
+BENCHMARKS["monotonic"] = Benchmark(monotonic, "held-out error of trees and boosting with "
+                                    "and without monotonic_cst on california and "
+                                    "bikeshare (about 3 minutes)", "monotonic")
 BENCHMARKS["selection_bias"] = Benchmark(selection_bias, "split-selection bias: null "
                                         "features picked at the root, many seeds, and "
                                         "the unbiased rule's cost (a minute)",
