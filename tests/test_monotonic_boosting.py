@@ -65,7 +65,7 @@ def raw(model, X):
 
 
 def test_constrained_regression_equals_scikit_learns_on_a_california_subsample(california):
-    X, y = california[0][:4000], california[1][:4000]
+    X, y = california[0][:2000], california[1][:2000]
     ours, theirs = fit_both("regressor", X, y, max_iter=8, monotonic_cst=CONSTRAINT,
                             l2_regularization=1.0, min_samples_leaf=5)
     free = HistGradientBoostingRegressor(early_stopping=False, max_iter=8,
