@@ -177,6 +177,9 @@ SLOW = [
     *_tests("chapters/test_19_categorical_features.py", "the_hours", _CHAPTER),
     *_tests("chapters/test_20_which_splits_to_keep.py", "the_path_agrees_with_scikit_learns",
             _CHAPTER),
+    *_tests("chapters/test_22_monotonic_constraints.py",
+            "without_the_bounds_the_tree_falls_with_them_never "
+            "constrained_boosting_is_scikit_learns_and_never_falls", _CHAPTER),
     *_tests("chapters/test_24_parallel_sums.py", "the_tree_does_not_depend_on_n_jobs "
             "the_order_of_the_rows_moves_float_values_not_fixed_point_ones", _CHAPTER),
     *_tests("chapters/test_27_choosing_a_split_method.py",
