@@ -24,18 +24,15 @@ from sklearn import ensemble
 from treelib import HistGradientBoostingClassifier, HistGradientBoostingRegressor
 from treelib.datasets import load_california_housing, load_libsvm
 from treelib.finders.monotonic import (
-    constrained_newton_gains,
+    first_best_cuts,
     monotonic_signs,
     newton_middle,
+    newton_scan_gains,
     newton_value,
 )
 from treelib.growth.boosting_grower import BoostingRules
-from treelib.growth.boosting_histograms import (
-    BinnedData,
-    NodeSums,
-    best_splits,
-    count_histograms,
-)
+from treelib.growth.boosting_histograms import BinnedData, NodeSums, count_histograms
+from treelib.growth.boosting_monotonic import scan_splits
 
 AGREEMENT = 1e-12
 CONSTRAINT = [1, 0, 1, 0, 0, -1, -1, 0]
@@ -177,7 +174,7 @@ def test_the_constrained_newton_split_is_the_brute_forces(n, f, seed, l2, offset
     data = BinnedData(codes, codes.max(axis=0).astype(int) + 1)
     sums = NodeSums([G], [H], [n], [np.abs(g).sum()], (np.abs(g) / h).max())
     sums.limits = [(G, H, value, lower, upper)]
-    found = best_splits(count_histograms(data, None, g, h), sums, data, rules, [False])[0]
+    found = scan_splits(count_histograms(data, None, g, h), sums, data, rules)[0]
     gains = brute_force_split(codes, g, h, (value, (lower, upper)), signs, rules)
     tolerance = 1e-9 * (1 + np.abs(g).sum() ** 2 / h.min() + abs(G * value))
     best = max(gains.values(), default=-np.inf)
@@ -200,13 +197,24 @@ def test_newton_values_and_middle_are_scikit_learns():
 
 
 def test_constrained_gains_refuse_cuts_out_of_order():
-    gains = np.array([[[1.0, 2.0]], [[1.0, 2.0]]]).reshape(1, 2, 2)
     GL = np.array([[[-1.0, 1.0], [-1.0, 1.0]]])    # left values 1, -1 (H_L = 1)
     HL = np.ones((1, 2, 2))
-    node = ([0.0], [2.0], [0.0], [-np.inf], [np.inf])
-    out = constrained_newton_gains(gains, (GL, HL), node, (1, -1), 0.0)
-    # increasing: the left value 1 above the right's -1 is refused; decreasing: the other
-    np.testing.assert_array_equal(out, [[[-np.inf, 2.0], [1.0, -np.inf]]])
+    node = ([0.0], [0.0], [-np.inf], [np.inf])
+    out = newton_scan_gains((GL, HL), (-GL, HL), node, (1, -1), 0.0)
+    # increasing: the left value 1 above the right's -1 is refused; decreasing: the other;
+    # the others gain 0 v - G_L v_L - G_R v_R in scikit-learn's arithmetic, to the bit
+    v = 1 / (1 + 1e-15)
+    np.testing.assert_array_equal(out, [[[-np.inf, 2 * v], [2 * v, -np.inf]]])
+
+
+def test_the_first_best_cut_in_scikit_learns_scan_order_wins():
+    # equal gains: the lower feature; in a feature, left to right (missing values right)
+    # first, then right to left (missing values left): the highest such cut
+    left_to_right = np.array([[[1.0, 3.0, 3.0], [3.0, 0.0, 0.0]]])
+    right_to_left = np.array([[[0.0, 5.0, 5.0], [0.0, 0.0, 0.0]]])
+    assert [a.tolist() for a in first_best_cuts(left_to_right)] == [[0], [1], [3.0]]
+    assert [a.tolist() for a in first_best_cuts(left_to_right, right_to_left)] == \
+        [[0], [5], [5.0]]
 
 
 def test_all_zero_constraints_change_nothing(california):
@@ -256,3 +264,65 @@ def test_monotonic_signs_reads_both_forms():
     assert monotonic_signs([0, 0, 0], categorical) is None
     assert monotonic_signs([1, 0, -1], categorical) == (1, 0, -1)
     assert monotonic_signs({"b": -1}, categorical, ["a", "b", "c"]) == (0, -1, 0)
+
+
+def node_multiset(ours, theirs, iteration):
+    """The (leaf?, feature, samples) of every node of the two trees of ``iteration``,
+    sorted (treelib and scikit-learn number their nodes differently)."""
+    tree, nodes = ours.trees_[iteration][0], theirs._predictors[iteration][0].nodes
+    mine = sorted((bool(leaf), -1 if leaf else int(j), int(n))
+                  for leaf, j, n in zip(tree.is_leaf, tree.feature, tree.n_node_samples))
+    return mine, sorted((bool(leaf), -1 if leaf else int(j), int(n))
+                        for leaf, j, n in zip(nodes["is_leaf"], nodes["feature_idx"],
+                                              nodes["count"]))
+
+
+def assert_same_fit(ours, theirs, X):
+    """Bit-identical predictions, and the same nodes in every tree."""
+    np.testing.assert_array_equal(ours.predict(X), theirs.predict(X))
+    for iteration in range(theirs.n_iter_):
+        mine, its = node_multiset(ours, theirs, iteration)
+        assert mine == its, iteration
+
+
+def test_ties_of_mirrored_cuts_are_scikit_learns_on_4000_california_rows(california):
+    # At iteration 11 a node whose value sits at its lower bound can be cut by feature 6
+    # or by feature 7 into the same two children; their gains, computed in two orders,
+    # are one ulp apart, and scikit-learn keeps the larger (feature 7), not the lowest.
+    X, y = california[0][:4000], california[1][:4000]
+    ours, theirs = fit_both("regressor", X, y, max_iter=30, monotonic_cst=CONSTRAINT,
+                            min_samples_leaf=5)
+    assert_same_fit(ours, theirs, X)
+
+
+def three_constrained_features(seed, missing=False, n=400):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, 5))
+    y = (X[:, 0] - 0.5 * X[:, 1] + np.sin(3 * X[:, 2]) + X[:, 3] * X[:, 4]
+         + 0.3 * rng.normal(size=n))
+    if missing:
+        X[rng.random(X.shape) < 0.1] = np.nan
+    return X, y
+
+
+@pytest.mark.parametrize("seed, missing, max_iter", [(2, False, 4), (2, True, 5)])
+def test_noise_gains_split_as_scikit_learns_do(seed, missing, max_iter):
+    # Nodes at a bound whose cuts' children are both clipped to it gain rounding noise
+    # (1e-16): scikit-learn splits them when the noise is above 0, and so does treelib.
+    X, y = three_constrained_features(seed, missing)
+    ours, theirs = fit_both("regressor", X, y, max_iter=max_iter, min_samples_leaf=5,
+                            monotonic_cst=[1, -1, 1, 0, 0])
+    assert_same_fit(ours, theirs, X)
+    gains = np.concatenate([p[0].nodes["gain"][~p[0].nodes["is_leaf"].astype(bool)]
+                            for p in theirs._predictors])
+    assert (np.abs(gains) < 1e-12).any()            # such splits were made
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("missing", [False, True])
+def test_three_constrained_features_equal_scikit_learns(seed, missing):
+    X, y = three_constrained_features(seed, missing)
+    ours, theirs = fit_both("regressor", X, y, max_iter=15 if missing else 30,
+                            min_samples_leaf=5, monotonic_cst=[1, -1, 1, 0, 0])
+    assert_same_fit(ours, theirs, X)

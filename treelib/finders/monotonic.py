@@ -195,28 +195,47 @@ def newton_middle(left_value, right_value):
     return (left_value + right_value) / 2
 
 
-def constrained_newton_gains(gains, left, node, signs, l2):
-    """The Newton ``gains`` (m, f, C) of every cut of m nodes under monotonic
-    constraints, as scikit-learn's ``Splitter`` scores them: the children's values
-    ``newton_value`` clipped to the node's children bounds; a cut of a feature whose sign
-    ``signs`` (f,) is not 0 is refused (-inf) if those values break its order
-    (``allowed_cuts``); in a node with a finite bound, a cut's gain is scikit-learn's
-    ``G v - G_L v_L - G_R v_R`` from the clipped values (``v`` the node's own clipped
-    value), elsewhere ``gains`` are kept (equal to it up to rounding).  ``left``: the left
-    sums ``(GL, HL)`` (m, f, C); ``node``: ``(G, H, value, lower, upper)`` arrays (m,).
-    O(m f C)."""
-    GL, HL = left
-    G, H, value, lower, upper = (np.asarray(a, np.float64)[:, None, None] for a in node)
+def newton_scan_gains(left, right, node, signs, l2):
+    """scikit-learn's ``_split_gain`` of every cut of m nodes, in its arithmetic: the
+    children's values ``newton_value`` of the left sums ``(GL, HL)`` and right sums
+    ``(GR, HR)`` (m, f, C), clipped to the node's children bounds; a cut of a feature
+    whose sign ``signs`` (f,) is not 0 is refused (-inf) if those values break its order;
+    the others gain ``G v - G_L v_L - G_R v_R`` (``v`` the node's own clipped value, the
+    root's 0), evaluated in scikit-learn's order, so that equal sums give equal gains to
+    the last bit (a cut whose children are both clipped to one bound gains rounding
+    noise, which scikit-learn compares with 0 like any gain).  ``node``: ``(G, value,
+    lower, upper)`` arrays (m,).  O(m f C)."""
+    (GL, HL), (GR, HR) = left, right
+    G, value, lower, upper = (np.asarray(a, np.float64)[:, None, None] for a in node)
     bounds = Bounds(lower, upper)
-    GR = G - GL
     with np.errstate(invalid="ignore", over="ignore"):
         left_values = newton_value(GL, HL, l2, bounds)
-        right_values = newton_value(GR, H - HL, l2, bounds)
-        clipped = G * value - GL * left_values - GR * right_values
-        allowed = allowed_cuts(left_values, right_values, np.asarray(signs)[:, None], bounds)
-    bounded = np.isfinite(lower) | np.isfinite(upper)
-    gains = np.where(bounded & np.isfinite(gains), clipped, gains)
-    return np.where(allowed, gains, -np.inf)
+        right_values = newton_value(GR, HR, l2, bounds)
+        gains = G * value - GL * left_values - GR * right_values
+    signs = np.asarray(signs)[:, None]
+    refused = (((signs > 0) & (left_values > right_values))
+               | ((signs < 0) & (left_values < right_values)))
+    return np.where(refused | np.isnan(gains), -np.inf, gains)
+
+
+def first_best_cuts(left_to_right, right_to_left=None):
+    """scikit-learn's choice among the gains (m, f, C) of every node's cuts (-inf: no
+    candidate): the **first** highest in its scan order, feature after feature, each
+    feature's cuts from left to right (missing values right), then, if
+    ``right_to_left`` is given (the same cuts with missing values left), from right to
+    left, since its ``Splitter`` keeps a gain only if it is strictly higher than the
+    best before it.  Returns ``(feature, cut, gain)`` arrays (m,): ``cut`` b is the cut
+    after bin b with missing values right, C + b the same with them left (a node
+    without any cut: gain -inf).  O(m f C)."""
+    m, f, C = left_to_right.shape
+    scan = left_to_right if right_to_left is None else np.concatenate(
+        [left_to_right, right_to_left[..., ::-1]], axis=-1)
+    flat = scan.reshape(m, -1)
+    if flat.shape[1] == 0:                                     # (no cut at all)
+        return np.zeros(m, np.intp), np.zeros(m, np.intp), np.full(m, -np.inf)
+    at = np.argmax(flat, axis=1)
+    feature, k = np.divmod(at, scan.shape[-1])
+    return feature, np.where(k < C, k, 3 * C - 1 - k), flat[np.arange(m), at]
 
 
 def check_monotonic_cst(monotonic_cst, n_features, categorical=None):

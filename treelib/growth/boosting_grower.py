@@ -35,6 +35,9 @@ Growth follows scikit-learn's HistGradientBoosting (``TreeGrower`` and ``Splitte
 
 Where scikit-learn keeps the first of two exactly equal gains in its scan order, treelib
 applies its one tie rule (``treelib.split.best_cut``).  The two differ only on ties.
+Under monotonic constraints (``rules.monotonic_cst``), where clipping makes such ties
+common, the nodes are searched in scikit-learn's arithmetic and scan order instead, and
+the heap pops equal gains as scikit-learn's does (``treelib.growth.boosting_monotonic``).
 
 Costs per tree, with n samples, f features and B bins: O(f n) for the root's histogram,
 O(f n_small) for each split's smaller child, O(f B) to subtract and to score a node,
@@ -61,6 +64,7 @@ from treelib.growth.boosting_histograms import (
     best_splits,
     count_histograms,
 )
+from treelib.growth.boosting_monotonic import scan_splits
 from treelib.split import MISSING_BIN
 from treelib.tree import LEFT, RIGHT, TreeRecorder
 
@@ -104,6 +108,18 @@ class Limits(NamedTuple):
     bounds: Bounds = UNBOUNDED
 
 
+class GainOrder:
+    """A heap key ordered as scikit-learn's ``TreeNode``: by gain alone (higher first),
+    equal gains neither before the other, so the heap pops them as scikit-learn's does
+    (used under monotonic constraints, where equal gains are common)."""
+
+    def __init__(self, gain):
+        self.gain = gain
+
+    def __lt__(self, other):
+        return self.gain > other.gain
+
+
 @dataclass
 class TreeGrowth:
     """One tree of gradient boosting while it grows best first: the ``BinnedData``, the
@@ -137,13 +153,17 @@ class TreeGrowth:
         sums = NodeSums(*([node[k] for node in nodes] for k in (2, 3)),
                         [len(node.rows) for node in nodes], [node.A for node in nodes],
                         self.scale)
+        found_splits = None
         if self.rules.monotonic_cst is not None:
             limits = [self.limits[node.id] for node in nodes]
             sums.limits = [(node.G, node.H, lim.value, *lim.bounds)
                            for node, lim in zip(nodes, limits)]
-        for k, found in enumerate(best_splits(batch, sums, self.data, self.rules, roots)):
+            found_splits = scan_splits(batch, sums, self.data, self.rules)
+        for k, found in enumerate(found_splits or best_splits(batch, sums, self.data,
+                                                              self.rules, roots)):
             if found is not None:
-                heapq.heappush(self.heap, (-found.gain, self.created, nodes[k], depth,
+                key = -found.gain if found_splits is None else GainOrder(found.gain)
+                heapq.heappush(self.heap, (key, self.created, nodes[k], depth,
                                            batch if len(nodes) == 1 else batch.take(k), found))
                 self.created += 1
 

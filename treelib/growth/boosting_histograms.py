@@ -25,7 +25,6 @@ from typing import NamedTuple
 import numpy as np
 
 from treelib.finders.categorical import category_order
-from treelib.finders.monotonic import constrained_newton_gains
 from treelib.gains import EPS, BoundTerms, gain_from_sums, gain_rounding_bound
 from treelib.split import MISSING_BIN, Candidates, tie_winners
 
@@ -165,7 +164,7 @@ class NodeSums:
     """Sums over nodes (m,): gradients G, hessians H, samples N, and |g| (``A``); with
     ``scale`` the tree's largest |g / h| (these two bound the rounding of the gains);
     ``limits``: under monotonic constraints, per node ``(G, H, value, lower, upper)`` (see
-    ``treelib.finders.monotonic.constrained_newton_gains``), else None."""
+    ``treelib.growth.boosting_monotonic``), else None."""
 
     limits = None
 
@@ -270,10 +269,6 @@ def choose_splits(cuts, sums, rules, roots):
     (``treelib.split.tie_winners``; a node's lone contender wins alone).
     O(m f C) for C cuts per feature."""
     gains = newton_gains(cuts, sums, rules)
-    if rules.monotonic_cst is not None:
-        gains = constrained_newton_gains(gains, (cuts.GL, cuts.HL),
-                                         tuple(zip(*sums.limits)), rules.monotonic_cst,
-                                         rules.l2_regularization)
     m, l2 = len(gains), rules.l2_regularization
     candidates = newton_candidates(gains, cuts, sums, l2)
     node, feature, label, gain, bound = candidates.contenders(np.full(m, -np.inf))
