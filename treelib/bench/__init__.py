@@ -46,6 +46,7 @@ from treelib.bench import (
     monotonic,
     optimal_depth2,
     parallel,
+    per_node,
     pruning_cv,
     rdt_cost,
     selection_bias,
@@ -150,6 +151,9 @@ BENCHMARKS["boosting"] = Benchmark(boosting, "gradient boosting against scikit-l
                                    "boosting")
 BENCHMARKS["speed"] = Benchmark(speed, "issue 24: forests with max_features level-wise and "
                                 "across processes against scikit-learn (minutes)", "speed")
+BENCHMARKS["per_node"] = Benchmark(per_node, "issue 24: time per node of the per-node "
+                                   "growers against scikit-learn's (about 2 minutes)",
+                                   "per_node")
 BENCHMARKS["distributed"] = Benchmark(distributed, "fixed-point trees and boosting on a "
                                       "LocalCluster of 2 workers: bytes per round, time "
                                       "against the local exact and float fits (quick; "
