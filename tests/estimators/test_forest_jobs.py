@@ -1,5 +1,5 @@
-"""Forests grown level-wise with max_features (builder="level_wise"), and across
-processes or threads (n_jobs): the same forest for every n_jobs, the defaults unchanged."""
+"""Forests grown level-wise with max_features (the default wherever the options' table
+allows it), and across processes or threads (n_jobs): the same forest for every n_jobs."""
 
 import tracemalloc
 
@@ -31,22 +31,24 @@ def data(n=300, f=12, seed=0):
     return make_classification(n, f, n_informative=3, n_redundant=1, random_state=seed)
 
 
-def test_builder_level_wise_grows_each_tree_with_its_seed():
+def test_a_feature_subset_grows_level_wise_by_default():
     X, y = data()
-    model = RandomForestClassifier(5, random_state=0, builder="level_wise").fit(X, y)
+    model = RandomForestClassifier(5, random_state=0).fit(X, y)
     assert model.builder_ == "level_wise" and model.max_features_ == 3
-    default = RandomForestClassifier(5, random_state=0).fit(X, y)
-    assert default.builder_ == "depth_first"            # the default is unchanged
-    assert abs(model.score(X, y) - default.score(X, y)) < 0.05
+    same_forest(model, RandomForestClassifier(5, random_state=0,
+                                              builder="level_wise").fit(X, y))
+    per_node = RandomForestClassifier(5, random_state=0, builder="depth_first").fit(X, y)
+    assert per_node.builder_ == "depth_first"            # still there on request
+    assert abs(model.score(X, y) - per_node.score(X, y)) < 0.05
     assert [t.max_depth > 1 for t in model.estimators_] == [True] * 5
 
 
 @pytest.mark.parametrize("n_jobs", [2, -1])
 def test_n_jobs_gives_the_same_forest(n_jobs):
     X, y = data()
-    one = RandomForestClassifier(6, random_state=1, builder="level_wise").fit(X, y)
-    many = RandomForestClassifier(6, random_state=1, builder="level_wise",
-                                  n_jobs=n_jobs).fit(X, y)
+    one = RandomForestClassifier(6, random_state=1).fit(X, y)
+    many = RandomForestClassifier(6, random_state=1, n_jobs=n_jobs).fit(X, y)
+    assert one.builder_ == many.builder_ == "level_wise"
     same_forest(one, many)
     np.testing.assert_array_equal(one.predict_proba(X), many.predict_proba(X))
 
@@ -69,8 +71,9 @@ def test_threads_and_processes_give_the_same_trees():
 def test_every_forest_takes_n_jobs():
     X, y = data(150, 5)
     for model in (ExtraTreesClassifier(4, random_state=0),
-                  RandomForestRegressor(4, random_state=0, max_features=2)):
-        target = y if isinstance(model, ExtraTreesClassifier) else X[:, 0] + y
+                  RandomForestRegressor(4, random_state=0, max_features=2),
+                  RandomForestClassifier(4, random_state=0, builder="depth_first")):
+        target = X[:, 0] + y if isinstance(model, RandomForestRegressor) else y
         same_forest(model.fit(X, target), model.__class__(**{**model.get_params(),
                                                              "n_jobs": 2}).fit(X, target))
 
@@ -80,7 +83,7 @@ def test_bad_builder_and_level_wise_limits_are_refused():
     with pytest.raises(ValueError, match="builder must be None or one of"):
         RandomForestClassifier(2, builder="oblivious").fit(X, y)
     with pytest.raises(ValueError, match="level"):
-        RandomForestClassifier(2, builder="level_wise", splitter="random").fit(X, y)
+        RandomForestClassifier(2, builder="level_wise", splitter="scan").fit(X, y)
 
 
 @pytest.mark.slow

@@ -1,6 +1,7 @@
 """Random forests and extra trees (``treelib.estimators.forests``): scikit-learn's
 bootstrap draw for draw, the bootstrap as integer sample weights, each tree the tree of
-``DecisionTreeRegressor`` on those weights, the same shallow trees as scikit-learn's
+``DecisionTreeRegressor`` on those weights (level-wise, a feature subset drawn breadth first
+from the tree's seed; per node on request), the same shallow trees as scikit-learn's
 forest, out-of-bag scores, the choice of grower, and scikit-learn's estimator checks."""
 
 import numpy as np
@@ -23,7 +24,13 @@ from treelib.estimators.bagging import (
     expected_failed_checks,
     forest_builder,
 )
+from treelib.options import combines
 from treelib.tree import TREE_LEAF
+
+#: How extra trees grow by default: level-wise once the options' table lets random
+#: thresholds grow level-wise, per node before.
+RANDOM_BUILDER = ("level_wise" if combines(builder="level_wise", splitter="random")
+                  else "depth_first")
 
 
 def assert_same_arrays(a, b, scale):
@@ -114,7 +121,14 @@ def test_classifier_trees_follow_their_weights_and_probabilities_average():
     X, labels = X[:1500].astype(np.float32), (y[:1500] > 2).astype(int)
     forest = RandomForestClassifier(n_estimators=3, max_depth=5, random_state=0)
     forest.fit(X, labels)
-    assert forest.builder_ == "depth_first" and forest.max_features_ == 2
+    # sqrt(8) = 2 features per node, drawn breadth first: each tree is the level-wise
+    # tree of its bootstrap weights and its seed (the finder's generator)
+    assert forest.builder_ == "level_wise" and forest.max_features_ == 2
+    for seed, tree in zip(forest.seeds_, forest.estimators_):
+        counts = bootstrap_counts(seed, len(labels), len(labels))
+        alone = DecisionTreeClassifier(max_depth=5, max_features=2, builder="level_wise",
+                                       random_state=seed)
+        assert_same_arrays(tree, alone.fit(X, labels, sample_weight=counts).tree_, 1.0)
     proba = np.mean([tree.predict(X) for tree in forest.estimators_], axis=0)
     np.testing.assert_array_equal(forest.predict_proba(X), proba)
     np.testing.assert_array_equal(forest.predict(X), np.argmax(proba, axis=1))
@@ -126,12 +140,55 @@ def test_classifier_trees_follow_their_weights_and_probabilities_average():
         assert_same_arrays(tree, alone.fit(X, labels, sample_weight=counts).tree_, 1.0)
 
 
+def test_a_feature_subset_grows_level_wise_and_per_node_on_request(california):
+    # Level-wise by default: each tree is the level-wise tree of its seed and bootstrap
+    # weights, the same forest on every fit; builder="depth_first" keeps the per-node
+    # trees (each node's features drawn when it is reached), other trees for the seed.
+    X, y = california
+    X, y = X[:1500], y[:1500]
+    forest = RandomForestRegressor(n_estimators=3, max_features=3, min_samples_leaf=2,
+                                   random_state=4).fit(X, y)
+    per_node = RandomForestRegressor(n_estimators=3, max_features=3, min_samples_leaf=2,
+                                     random_state=4, builder="depth_first").fit(X, y)
+    assert (forest.builder_, per_node.builder_) == ("level_wise", "depth_first")
+    np.testing.assert_array_equal(forest.seeds_, per_node.seeds_)
+    for seed, tree, other in zip(forest.seeds_, forest.estimators_, per_node.estimators_):
+        counts = bootstrap_counts(seed, len(y), len(y))
+        for builder, grown in (("level_wise", tree), ("depth_first", other)):
+            alone = DecisionTreeRegressor(min_samples_leaf=2, max_features=3,
+                                          builder=builder, random_state=seed)
+            alone.fit(X, y, sample_weight=counts)
+            if builder == "level_wise":
+                assert_same_arrays(grown, alone.tree_, np.abs(y).max())
+            else:                                     # numbered depth first, as sums
+                np.testing.assert_array_equal(grown.feature, alone.tree_.feature)
+                np.testing.assert_array_equal(grown.threshold, alone.tree_.threshold)
+                np.testing.assert_allclose(grown.value, alone.tree_.value, rtol=1e-12)
+        assert tree.node_count != other.node_count or np.any(tree.feature != other.feature)
+    again = RandomForestRegressor(n_estimators=3, max_features=3, min_samples_leaf=2,
+                                  random_state=4).fit(X, y)
+    for tree, other in zip(forest.estimators_, again.estimators_):
+        np.testing.assert_array_equal(tree.feature, other.feature)
+        np.testing.assert_array_equal(tree.threshold, other.threshold)
+        np.testing.assert_array_equal(tree.value, other.value)
+    gap = forest.score(X, y) - per_node.score(X, y)
+    assert abs(gap) < 0.02
+
+
 def test_extra_trees_use_every_row_and_random_thresholds(california):
+    # grown level-wise where the options' table lets random thresholds grow level-wise
+    # (treelib.growth.level_random), else per node: either way each tree is the tree of
+    # DecisionTreeRegressor(splitter="random") with that builder and the tree's seed
     X, y = california
     forest = ExtraTreesRegressor(n_estimators=3, max_depth=4, random_state=0).fit(X, y)
-    assert forest.builder_ == "depth_first"
-    for tree in forest.estimators_:
+    assert forest.builder_ == RANDOM_BUILDER
+    for seed, tree in zip(forest.seeds_, forest.estimators_):
         assert tree.n_node_samples[0] == len(y)           # no bootstrap
+        alone = DecisionTreeRegressor(splitter="random", max_depth=4, random_state=seed,
+                                      builder=RANDOM_BUILDER).fit(X, y)
+        np.testing.assert_array_equal(tree.feature, alone.tree_.feature)
+        np.testing.assert_array_equal(tree.threshold, alone.tree_.threshold)
+        np.testing.assert_allclose(tree.value, alone.tree_.value, rtol=1e-12)
     roots = {(t.feature[0], t.threshold[0]) for t in forest.estimators_}
     assert len(roots) == 3                                 # each tree draws its own
     exact = RandomForestRegressor(n_estimators=1, bootstrap=False, max_depth=4).fit(X, y)
@@ -141,9 +198,17 @@ def test_extra_trees_use_every_row_and_random_thresholds(california):
 def test_the_fastest_grower_that_supports_the_settings():
     assert forest_builder("cumsum", "squared_error", 8, 8, None, False) == "level_wise"
     assert forest_builder("hist", "gini", 8, 8, None, False) == "level_wise"
-    assert forest_builder("cumsum", "gini", 2, 8, None, False) == "depth_first"
+    # a feature subset grows level-wise too (each node's draw breadth first)
+    assert forest_builder("cumsum", "gini", 2, 8, None, False) == "level_wise"
+    assert forest_builder("hist", "squared_error", 3, 8, None, False) == "level_wise"
+    assert forest_builder("cumsum", "gini", 2, 8, None, True) == "depth_first"
+    assert forest_builder("cumsum", "absolute_error", 2, 8, None, False) == "depth_first"
+    assert forest_builder("random", "gini", 2, 8, None, False) == RANDOM_BUILDER
+    assert forest_builder("random", "gini", 8, 8, None, True) == "depth_first"
+    assert forest_builder("cumsum", "gini", 2, 8, 10, False) == "best_first"
     assert forest_builder("cumsum", "squared_error", 8, 8, None, True) == "depth_first"
-    assert forest_builder("random", "squared_error", 8, 8, None, False) == "depth_first"
+    assert forest_builder("random", "squared_error", 8, 8, None, False) == RANDOM_BUILDER
+    assert forest_builder("scan", "squared_error", 8, 8, None, False) == "depth_first"
     assert forest_builder("cumsum", "absolute_error", 8, 8, None, False) == "depth_first"
     assert forest_builder("cumsum", "squared_error", 8, 8, 10, False) == "best_first"
 

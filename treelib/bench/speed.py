@@ -5,14 +5,16 @@ Cases (one thread for BLAS and OpenMP, ``threadpoolctl``; every repeat times the
 of a case side by side, so the ratios of one repeat share the machine's load):
 
 - ``rf_digits``: RandomForestClassifier, max_features "sqrt", on digits (1,797 x 64, ten
-  classes): treelib's default growth (per node, depth first), treelib with
-  ``builder="level_wise"`` (each node's own draw, ``treelib.growth.level_features``), and
-  scikit-learn;
+  classes): treelib per node (``builder="depth_first"``), treelib level-wise (the
+  default: each node's own draw, ``treelib.growth.level_features``), and scikit-learn;
 - ``rf_california``: RandomForestRegressor on california, every feature (both libraries'
-  default; treelib grows it level-wise already), and with max_features 1/3 per node and
+  default; treelib grows it level-wise), and with max_features 1/3 per node and
   level-wise;
-- ``n_jobs``: the level-wise digits forest with ``n_jobs`` 1 and 2 (processes, and threads),
-  and scikit-learn's forest with 1 and 2 (joblib's threads).
+- ``n_jobs``: the level-wise digits forest with ``n_jobs`` 1 and 2 (processes), and
+  scikit-learn's forest with 1 and 2 (joblib's threads).
+
+The level-wise methods pass ``builder="level_wise"``, the forests' default for these
+settings (``treelib.estimators.bagging.forest_builder``), so that the names stay true.
 
 Rows: case, method, n_trees, repeat, seconds (wall), cpu_seconds (this process only: the
 worker processes' time is not in it), score (test accuracy or R^2 on a held-out quarter).
@@ -57,16 +59,19 @@ def methods(case, n_trees, seed):
     """``{method: model}`` of a case (the module's docstring)."""
     if case == "rf_digits":
         return {"scikit-learn": forest("scikit-learn", "classification", n_trees, seed),
-                "treelib per node": forest("treelib", "classification", n_trees, seed),
+                "treelib per node": forest("treelib", "classification", n_trees, seed,
+                                           builder="depth_first"),
                 "treelib level_wise": forest("treelib", "classification", n_trees, seed,
                                              builder="level_wise")}
     if case == "rf_california":
         return {"scikit-learn": forest("scikit-learn", "regression", n_trees, seed),
-                "treelib level_wise": forest("treelib", "regression", n_trees, seed)}
+                "treelib level_wise": forest("treelib", "regression", n_trees, seed,
+                                             builder="level_wise")}
     if case == "rf_california_third":
         third = {"max_features": 1 / 3}
         return {"scikit-learn": forest("scikit-learn", "regression", n_trees, seed, **third),
-                "treelib per node": forest("treelib", "regression", n_trees, seed, **third),
+                "treelib per node": forest("treelib", "regression", n_trees, seed,
+                                           builder="depth_first", **third),
                 "treelib level_wise": forest("treelib", "regression", n_trees, seed,
                                              builder="level_wise", **third)}
     level = {"builder": "level_wise"}

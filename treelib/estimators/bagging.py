@@ -4,8 +4,9 @@ A bootstrap sample is drawn as integer sample weights, scikit-learn's draw row f
 tree i gets the seed ``RandomState(random_state).randint(2**31 - 1, size=n_estimators)[i]``
 and the rows ``RandomState(seed).randint(0, n, n_bootstrap)``, as in
 ``sklearn.ensemble``.  Each tree is grown by the fastest grower that supports the
-settings (``forest_builder``): level by level when every node searches every feature with
-the exact or histogram search, else depth first (best first with ``max_leaf_nodes``).
+settings (``forest_builder``): level by level wherever the options' table allows it (the
+exact or histogram search, a criterion scored from sums, no missing value), a feature
+subset included, else depth first (best first with ``max_leaf_nodes``).
 """
 
 import multiprocessing
@@ -20,8 +21,6 @@ from sklearn.utils import check_random_state
 from treelib.estimators.params import check_number, numpy_rng
 from treelib.finders import Finder
 from treelib.growth import grow, without_zero_weights
-from treelib.growth.level_wise import grow_level_wise_exact
-from treelib.growth.level_wise_hist import grow_level_wise_hist
 from treelib.options import combines
 from treelib.validation import check_sample_weight
 
@@ -36,17 +35,21 @@ def forest_builder(splitter, criterion, max_features, n_features, max_leaf_nodes
                    has_missing):
     """The fastest growth order for these settings: "best_first" for ``max_leaf_nodes``,
     else "level_wise" where the options' table (``treelib.options``) lets it grow these
-    trees (every feature searched, exactly or on histograms, with a criterion scored from
-    sums and no missing value), else "depth_first".  A feature subset (``max_features``
-    below ``n_features``) grows per node by default: level-wise growth draws each node's
-    features breadth first (``treelib.growth.level_features``), which gives other trees
-    for the same seed, so it is chosen only by ``builder="level_wise"``.  O(rows of the
-    table)."""
+    trees (the exact or histogram search, a criterion scored from sums, no missing
+    value), else "depth_first".
+
+    A feature subset (``max_features`` below ``n_features``) grows level-wise too.  Its
+    trees are not the per-node growers' for the same seed: a per-node grower draws a
+    node's features when it reaches it, depth first, and a level-wise grower meets the
+    nodes breadth first, so each searched node takes its draw breadth first from the
+    tree's generator instead (``treelib.growth.level_features``): the same distribution
+    of feature subsets, other draws.  ``builder="depth_first"`` grows the per-node
+    trees.  O(rows of the table)."""
     if max_leaf_nodes is not None:
         return "best_first"
-    if max_features >= n_features and combines(
-            builder="level_wise", splitter=splitter, criterion=criterion,
-            missing=has_missing):
+    subset = max_features if max_features < n_features else None
+    if combines(builder="level_wise", splitter=splitter, criterion=criterion,
+                max_features=subset, missing=has_missing):
         return "level_wise"
     return "depth_first"
 
@@ -170,10 +173,6 @@ def grow_forest_tree(job, seed):
     finder = Finder(rng=numpy_rng(seed), **job.finder)
     data, Y, weights = without_zero_weights(job.X, job.Y, weights)
     data = finder.prepare(data)
-    if job.builder == "level_wise" and finder.max_features is not None:
-        level_wise = (grow_level_wise_exact if finder.splitter == "cumsum" else
-                      grow_level_wise_hist)
-        return level_wise(data, Y, finder, job.rules, None, weights), finder.bin_thresholds
     return grow(job.builder, data, Y, finder, job.rules, weights=weights), finder.bin_thresholds
 
 

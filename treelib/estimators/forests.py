@@ -119,10 +119,8 @@ class BaseForest(BaseEstimator):
         has_missing = bool(np.isnan(X).any())
         builder = check_forest_builder(self.builder) or forest_builder(
             splitter, self.criterion, max_features, n_features, max_leaf_nodes, has_missing)
-        # level-wise growth draws each node's features its own way (level_features)
         check(builder=builder, splitter=splitter, criterion=self.criterion,
-              max_features=(max_features if max_features < n_features
-                            and builder != "level_wise" else None),
+              max_features=max_features if max_features < n_features else None,
               max_leaf_nodes=max_leaf_nodes, missing=has_missing,
               sample_weight=sample_weight is not None)
         rules = stopping_rules(self, n_samples, max_leaf_nodes)
@@ -210,10 +208,13 @@ max_leaf_nodes
         With ``splitter="hist"``: the most bins per feature, cut for each tree on its
         own rows.
     builder : None or "level_wise", "depth_first", "best_first", default=None
-        Each tree's growth order: None the fastest that draws the features node by node as
-        ``treelib.finders.Finder`` does (``forest_builder``); "level_wise" grows whole
-        levels at once with ``max_features`` too, each node's features drawn under another
-        contract (``treelib.growth.level_features``): other trees for the same seed.
+        Each tree's growth order: None the fastest the settings allow
+        (``forest_builder``): whole levels at once for the exact and histogram
+        searches, ``max_features`` included, depth first for the others, best first
+        with ``max_leaf_nodes``.  With a feature subset, level-wise trees draw each
+        node's features breadth first (``treelib.growth.level_features``), not in the
+        per-node growers' depth-first order: other trees for the same seed, from the
+        same distribution; "depth_first" grows the per-node ones.
     n_jobs : int or None, default=None
         Processes growing the trees, each tree by one (None: 1, -1: every core); the
         forest is the same for every value.
