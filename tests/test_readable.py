@@ -44,6 +44,14 @@ absolute error (medians)   17  absolute_error_gains (10),      finders.median_ga
 missing values both ways   18  gains_both_ways (24)           best_split (cumsum, NaN)          ch.
 surrogate splits           18  best_surrogate (20)            bench.surrogates_of               ch.
 categorical: sort by mean  19  sorted_partition (10)          brute force over partitions       ch.
+weakest link (pruning)     20  weakest_link (14)              pruning.weakest_links             ch.
+max of many chance gains   21  best_gain (9)                  finders.exact_split               ch.
+ordered target statistics  21  ordered_ts (10)                ordered_target_statistics         ch.
+monotonic constraints      22  allowed (7), best_cut (11),    finders.monotonic.allowed_cuts,   ch.
+                               grow (24)                      the constrained trees
+optimal depth-2 tree       23  quadrant_sums (13),            growth.grow_optimal_depth2        ch.
+                               child_gains (13),
+                               best_depth2 (20)
 histograms of row parts    24  part_histogram (5),            the histogram grower's root split ch.
                                best_bin (9)
 merging value counts       25  merge_value_counts (7)         sketch.merged_counts              ch.
@@ -118,6 +126,13 @@ CHAPTER_TESTS = {
     'gains_both_ways': ('test_18', ['test_gains_both_ways_find_the_cumsum_finders_split']),
     'best_surrogate': ('test_18', ['test_the_teaching_surrogate_is_the_benchmarks']),
     'sorted_partition': ('test_19', ['test_sorting_by_the_mean_is_optimal_for_squared_error']),
+    'weakest_link': ('test_20', ['test_the_teaching_weakest_link_is_treelibs']),
+    'best_gain': ('test_21', ['test_best_gain_is_exact_splits']),
+    'ordered_ts': ('test_21', ['test_ordered_ts_is_treelibs']),
+    'allowed': ('test_22', ['test_allowed_is_treelibs_allowed_cuts',
+                            'test_the_teaching_grower_is_treelibs_and_scikit_learns_tree']),
+    'quadrant_sums': ('test_23', ['test_quadrant_sums_are_the_rows_counted_with_masks',
+                                  'test_the_search_finds_the_brute_force_and_treelibs_total_gain']),
     'part_histogram': ('test_24', ['test_the_best_bin_is_treelibs_root_split']),
     'merge_value_counts': ('test_25', []),
     'merge_summaries': ('test_25', ['test_merge_summaries_is_treelibs_merge']),
@@ -161,7 +176,7 @@ def teaching_functions(name):
 
 def test_the_table_has_every_row():
     rows = table_rows()
-    assert len(rows) == 29 and all(functions for _, functions, _ in rows)
+    assert len(rows) == 34 and all(functions for _, functions, _ in rows)
     assert sorted(functions[0] for _, functions, _ in rows) == sorted(CHAPTER_TESTS)
 
 
