@@ -169,8 +169,8 @@ def test_check_names_the_options_their_values_and_the_reason():
                                          r"combine: max_leaf_nodes needs best-first growth"):
         options.check(builder="level_wise", max_leaf_nodes=4, splitter="cumsum")
     with pytest.raises(ValueError, match=r"^builder='level_wise' and splitter='scan' do not "
-                                         r"combine: .* needs splitter 'cumsum' or 'hist'; got "
-                                         r"'scan'$"):
+                                         r"combine: .* needs splitter 'cumsum', 'hist' or "
+                                         r"'random'; got 'scan'$"):
         options.check(builder="level_wise", splitter="scan")
     with pytest.raises(ValueError, match="^histogram_sums='fixed_point' and 3 classes do not"):
         options.check(histogram_sums="fixed_point", criterion="newton", classes=3)

@@ -135,7 +135,7 @@ def test_unfitted_tree_says_so():
     ({"max_leaf_nodes": 8, "builder": "depth_first"},
      "max_leaf_nodes needs best-first growth .* builder='best_first'"),
     ({"builder": "level_wise", "splitter": "scan"},
-     "level-wise growth .* needs splitter 'cumsum' or 'hist'; got 'scan'"),
+     "level-wise growth .* needs splitter 'cumsum', 'hist' or 'random'; got 'scan'"),
     ({"splitter": "hist", "max_bins": 256}, "max_bins must be an integer from 2 to 255"),
     ({"min_impurity_decrease": -1.0}, "min_impurity_decrease must be a number >= 0"),
     ({"max_features": "all"}, "max_features must be"),

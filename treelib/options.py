@@ -159,8 +159,8 @@ RULES = (
     _no("n_jobs above 1 shares level-wise growth, which does not handle missing values "
         "(NaN)", n_jobs="more", missing="yes"),
     _no("level-wise growth scans whole levels with its own vectorized search: it needs "
-        "splitter 'cumsum' or 'hist'; got {splitter}", builder="level_wise",
-        splitter=("naive", "scan", "random")),
+        "splitter 'cumsum', 'hist' or 'random'; got {splitter}", builder="level_wise",
+        splitter=("naive", "scan")),
     _no("max_leaf_nodes needs best-first growth (the most useful leaves first); level-wise "
         "growth cannot stop at a number of leaves", builder="level_wise",
         max_leaf_nodes="set"),

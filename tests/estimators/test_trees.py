@@ -231,9 +231,9 @@ def test_max_leaf_nodes_needs_best_first(builder):
         DecisionTreeClassifier(builder=builder, max_leaf_nodes=4).fit(SMALL_X, SMALL_Y > 4)
 
 
-@pytest.mark.parametrize("splitter", ["naive", "scan", "random"])
-def test_level_wise_growth_needs_cumsum_or_hist(splitter):
-    with pytest.raises(ValueError, match="needs splitter 'cumsum' or 'hist'; got "
+@pytest.mark.parametrize("splitter", ["naive", "scan"])
+def test_level_wise_growth_needs_cumsum_hist_or_random(splitter):
+    with pytest.raises(ValueError, match="needs splitter 'cumsum', 'hist' or 'random'; got "
                                          f"'{splitter}'"):
         DecisionTreeRegressor(builder="level_wise", splitter=splitter,
                               random_state=0).fit(SMALL_X, SMALL_Y)

@@ -54,6 +54,7 @@ from treelib.growth.boosting_grower import BoostingRules, grow_boosting_tree
 from treelib.growth.boosting_histograms import BinnedData
 from treelib.growth.depth_first import grow_depth_first, grow_recursive, recursion_depth_limit
 from treelib.growth.level_partition import partition, partition_plan
+from treelib.growth.level_random import grow_level_wise_random
 from treelib.growth.level_wise import grow_level_wise_exact
 from treelib.growth.level_wise_hist import grow_level_wise_hist
 from treelib.growth.optimal_depth2 import grow_optimal_depth2
@@ -90,6 +91,8 @@ def grow_level_wise(data, Y, finder, rules, counter=None, weights=None, level=No
           max_leaf_nodes=rules.max_leaf_nodes, categorical=finder.categories is not None)
     if finder.splitter == "cumsum":
         return grow_level_wise_exact(data, Y, finder, rules, counter, weights, n_jobs=n_jobs)
+    if finder.splitter == "random":
+        return grow_level_wise_random(data, Y, finder, rules, counter, weights)
     return grow_level_wise_hist(data, Y, finder, rules, counter, weights, n_jobs=n_jobs,
                                 subtract=bool(level.subtract))
 

@@ -1,0 +1,299 @@
+"""Random thresholds level-wise: extremely randomized trees grown a whole level at a time.
+
+The ``"random"`` finder (``treelib.finders.random.random_split``) draws, in one node, one
+threshold per feature uniformly between the feature's smallest and largest value there
+and keeps the best of these candidates.  Called node after node, a tree costs a Python
+call per node.  Here every node of a level is drawn and scored at once, with a fixed
+number of numpy calls per level and chunk of features: the nodes' minima and maxima by
+segmented reductions, the drawn thresholds' left sums by one pass over the level's rows.
+No feature is ever sorted.
+
+**The draw contract.**  A per-node grower draws a node's numbers when it reaches it,
+depth first; a level-wise grower meets the nodes breadth first and cannot know how many
+numbers a left subtree will take before it has grown it, so it follows its own contract:
+
+    the nodes that are searched (those no stopping rule makes leaves) take their numbers
+    from the tree's generator (``finder.rng``) breadth first, level after level, left to
+    right.  Each takes, in this order,
+
+    - with ``max_features`` k below the f features: f uniform *keys*
+      (``rng.random(f)``), which choose its features as ``treelib.growth.level_features``
+      does (the k varying features of smallest key, in increasing order, then when
+      fewer than k vary, features that do not), then k uniform numbers
+      (``rng.random(k)``), the t-th for its t-th chosen feature;
+    - without (every feature searched): f uniform numbers (``rng.random(f)``), the j-th
+      for feature j, as ``random_split`` draws them.
+
+    Feature j's threshold is ``t = lo_j + u (hi_j - lo_j)`` in float64 (``lo_j``,
+    ``hi_j`` its smallest and largest value in the node), replaced by ``lo_j`` when it
+    rounds up to ``hi_j``: ``random_split``'s definition.  A feature that does not vary
+    in the node, or whose threshold leaves a child fewer than ``min_samples_leaf``
+    samples (or no weight), is no candidate; the best candidate wins under the one tie
+    rule (``treelib.split.best_cut``: lowest feature among gains equal up to rounding).
+
+A level takes its numbers in one call, ``rng.random((m, f + k))`` or ``rng.random((m,
+f))``, which fills row after row: node p of the level gets the numbers p per-node calls
+would give.  Without ``max_features`` a node's draws are exactly ``random_split``'s, so a
+stump is the per-node growers' stump; deeper trees differ from theirs only by the order
+in which the nodes take their draws (the same distribution of trees).  A node's split
+is ``random_split``'s on its drawn features with its drawn numbers, except that the left
+sums are added in another order (gains equal up to rounding, decided by the tie rule).
+
+Costs per level of m searched nodes holding n_active samples, f features, k statistics:
+O(f n_active) for the minima and maxima (with ``max_features``: of every feature, to know
+which vary, then of the k chosen ones), O(f n_active k) for the left sums, O(m f k) to
+score; O(n_active k) to partition the samples and compute the children.  Memory: a
+chunk of at most ``CHUNK_VALUES`` gathered values, the (m, f) draws, thresholds and
+gains (m <= n_active / 2: below the data's own size), and the level's sample ids and
+statistics, O(n k).
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from treelib.criteria import NodeStatistics, node_statistics
+from treelib.gains import score_cuts
+from treelib.growth.level_features import node_features
+from treelib.growth.level_partition import partition, partition_plan
+from treelib.growth.threads import CHUNK_VALUES, feature_chunks
+from treelib.segments import segment_ids, segment_starts
+from treelib.split import tie_winners
+from treelib.tree import LEFT, RIGHT, TreeRecorder
+
+
+@dataclass
+class RandomLevel:
+    """The nodes of a level that are searched: their ids, their samples (node after
+    node, ``counts`` each, in increasing sample id), their ``NodeStatistics`` (m rows)
+    and, unless the statistics are classes, the samples' ``stats`` rows (as
+    ``node_statistics`` gives them: centred on their node for squared error)."""
+
+    node_ids: np.ndarray
+    samples: np.ndarray
+    counts: np.ndarray
+    nodes: NodeStatistics
+    stats: np.ndarray | None
+
+
+@dataclass
+class RandomSearch:
+    """What every level reads: the features ``data`` (n, f) (C order), the criterion,
+    ``min_samples_leaf``, the sample ``weights`` (or None), the class code of every sample
+    (classification; None otherwise), the number of statistics ``width``, the generator
+    and ``max_features`` (None: every feature)."""
+
+    data: np.ndarray
+    criterion: str
+    min_samples_leaf: int
+    weights: np.ndarray | None
+    classes: np.ndarray | None
+    width: int
+    rng: np.random.Generator
+    max_features: int | None
+
+
+@dataclass
+class Draws:
+    """A level's candidates: per node (rows) and drawn slot (columns), the slot's feature
+    (None: slot j is feature j), its threshold, samples sent left, gain and rounding
+    bound (gain -inf: no candidate)."""
+
+    features: np.ndarray | None
+    threshold: np.ndarray
+    n_left: np.ndarray
+    gains: np.ndarray
+    bounds: np.ndarray
+
+
+def grow_level_wise_random(data, Y, finder, rules, counter=None, weights=None):
+    """Grow an extremely randomized tree (``finder.splitter == "random"``) one level at
+    a time, under the draw contract of the module docstring.
+
+    ``data`` (n, f) holds finite features, ``Y`` (n, k) the statistics
+    (``treelib.criteria.target_statistics``), ``finder`` the criterion,
+    ``min_samples_leaf``, ``max_features`` and the generator ``rng``, ``rules`` the
+    ``StoppingRules`` (no ``max_leaf_nodes``), ``counter`` an optional ``GrowthCounter``,
+    ``weights`` (n,) positive sample weights.  Nodes are numbered breadth first.  Per
+    level, the costs of the module docstring; O(depth) Python iterations.
+    """
+    data = np.asarray(data)
+    if np.isnan(data).any():
+        raise ValueError("splitter='random' does not handle missing values (NaN); use "
+                         "'cumsum' or 'hist'")
+    tree = TreeRecorder()
+    root = node_statistics(Y, [len(Y)], finder.criterion, weights)
+    root_id = tree.add_nodes(root.value, root.impurity, [len(Y)], weight=root.weight)
+    if rules.is_leaf(len(Y), root.impurity[0], 0, finder.min_samples_leaf):
+        return tree.finish()
+    classes = (np.argmax(Y, axis=1) if finder.criterion in ("gini", "entropy") else None)
+    limit = finder.max_features
+    width = Y.shape[1] if classes is not None else root.stats.shape[1]
+    search = RandomSearch(np.ascontiguousarray(data), finder.criterion,
+                          finder.min_samples_leaf, weights, classes, width, finder.rng,
+                          limit if limit is not None and limit < data.shape[1] else None)
+    level = RandomLevel(root_id, np.arange(len(Y)), np.array([len(Y)]), root,
+                        None if classes is not None else root.stats)
+    growth = (Y, rules, tree, float(root.weight[0]))
+    depth = 0
+    while level is not None:
+        if counter is not None:
+            counter.searched(depth, len(level.counts), len(level.samples))
+        level = grow_random_level(level, search, growth, depth)
+        depth += 1
+    return tree.finish()
+
+
+def level_draws(level, search):
+    """The level's numbers under the contract: ``(features, uniforms, ranges)``, each
+    node's drawn features (m, k) and their smallest and largest values in it (two (m, k)
+    arrays), or (None, f uniforms, None) without ``max_features``; one uniform per slot.
+    O(m f) for the draws, O(f n_active) for the nodes' ranges."""
+    m, f = len(level.counts), search.data.shape[1]
+    if search.max_features is None:
+        return None, search.rng.random((m, f)), None
+    k = int(search.max_features)
+    numbers = search.rng.random((m, f + k))
+    low, high = node_ranges(level, search)
+    features, _ = node_features(numbers[:, :f], high > low, k)
+    rows = np.arange(m)[:, None]
+    return features, numbers[:, f:], (low[rows, features], high[rows, features])
+
+
+def node_ranges(level, search):
+    """(m, f) twice: each feature's smallest and largest value in each node of the
+    level, by segmented reductions, a chunk of features at a time.  O(f n_active)."""
+    starts, (m, f) = segment_starts(level.counts), (len(level.counts), search.data.shape[1])
+    low, high = np.empty((m, f), search.data.dtype), np.empty((m, f), search.data.dtype)
+    for chunk in feature_chunks(f, 2 * len(level.samples), 1, CHUNK_VALUES):
+        columns = slice(chunk.start, chunk.stop)
+        rows = (search.data[level.samples] if len(chunk) == f else
+                search.data[level.samples, columns])                          # (p, c)
+        np.minimum.reduceat(rows, starts, axis=0, out=low[:, columns])
+        np.maximum.reduceat(rows, starts, axis=0, out=high[:, columns])
+    return low, high
+
+
+def score_level(level, search):
+    """Every node's candidates (``Draws``): each drawn slot's threshold, left count,
+    gain and bound, a chunk of slots at a time.  O(slots n_active k)."""
+    features, uniforms, ranges = level_draws(level, search)
+    m, slots = uniforms.shape
+    shape = (m, slots)
+    draws = Draws(features, np.empty(shape), np.empty(shape, np.intp), np.empty(shape),
+                  np.empty(shape))
+    per_slot = len(level.samples) * (4 + (search.width if search.classes is None else 1))
+    for chunk in feature_chunks(slots, per_slot, 1, CHUNK_VALUES):
+        columns = slice(chunk.start, chunk.stop)
+        score_chunk(level, search, draws,
+                    (columns, uniforms[:, columns],
+                     None if ranges is None else (ranges[0][:, columns],
+                                                  ranges[1][:, columns])))
+    return draws
+
+
+def score_chunk(level, search, draws, where):
+    """``score_level`` for the slots ``where`` = (slice, their uniforms (m, c), their
+    nodes' ranges or None): gather the slots' values of the level's samples, draw the
+    thresholds, add up the left sums and score them (``treelib.gains.score_cuts``, as
+    ``random_split``); fills ``draws``.  O(c n_active k)."""
+    columns, uniforms, ranges = where
+    counts, samples, nodes = level.counts, level.samples, level.nodes
+    starts, segment = segment_starts(counts), segment_ids(counts)
+    if draws.features is None:
+        values = (search.data[samples] if uniforms.shape[1] == search.data.shape[1]
+                  else search.data[samples, columns])                          # (p, c)
+        ranges = (np.minimum.reduceat(values, starts, axis=0),
+                  np.maximum.reduceat(values, starts, axis=0))
+    else:
+        values = search.data[samples[:, None], draws.features[segment, columns]]
+    low, high = ranges[0].astype(np.float64), ranges[1].astype(np.float64)    # (m, c)
+    threshold = low + uniforms * (high - low)
+    threshold = np.where(threshold >= high, low, threshold)
+    goes_left = values <= threshold[segment]                                   # (p, c)
+    n_left = np.add.reduceat(goes_left, starts, axis=0, dtype=np.intp)
+    sums_left = left_sums(goes_left, level, search, starts)                   # (m, c, k)
+    w_left = n_left if search.weights is None else np.add.reduceat(
+        np.where(goes_left, search.weights[samples][:, None], 0.0), starts, axis=0)
+    gains, bounds = score_cuts(sums_left, w_left, nodes.totals[:, None], nodes.weight[:, None],
+                               search.criterion,
+                               None if nodes.abs_totals is None else nodes.abs_totals[:, None],
+                               n_terms=counts[:, None])
+    leaf = search.min_samples_leaf
+    valid = (high > low) & (n_left >= leaf) & (counts[:, None] - n_left >= leaf)
+    draws.threshold[:, columns], draws.n_left[:, columns] = threshold, n_left
+    draws.gains[:, columns] = np.where(valid, gains, -np.inf)
+    draws.bounds[:, columns] = np.where(valid, bounds, 0.0)
+
+
+def left_sums(goes_left, level, search, starts):
+    """The sums (m, c, k) of the statistics of each node's samples that go left, for
+    every slot of the chunk ``goes_left`` (p, c): class by class counts (weighted: the
+    weights) from one ``np.bincount``, or each column of the level's ``stats`` by
+    segmented sums.  O(p c k)."""
+    p, c = goes_left.shape
+    k = search.width
+    if search.classes is None:
+        return np.stack([np.add.reduceat(np.where(goes_left, level.stats[:, j, None], 0.0),
+                                         starts, axis=0) for j in range(k)], axis=-1)
+    # key of (node, slot, class): node s's slot t's class q at (s c + t) k + q
+    cell = segment_ids(level.counts) * (c * k) + search.classes[level.samples]
+    key = (cell[:, None] + np.arange(0, c * k, k))[goes_left]
+    w = None if search.weights is None else np.broadcast_to(
+        search.weights[level.samples][:, None], (p, c))[goes_left]
+    return np.bincount(key, weights=w,
+                       minlength=len(level.counts) * c * k).reshape(-1, c, k)
+
+
+def best_draws(draws):
+    """Each node's winning slot under the one tie rule (``treelib.split.tie_winners``,
+    slots in increasing feature order) and its gain (-inf: no candidate).  O(m slots)."""
+    m, slots = draws.gains.shape
+    winner = tie_winners(draws.gains.ravel(), draws.bounds.ravel(),
+                         np.arange(m, dtype=np.intp) * slots) - np.arange(m) * slots
+    return winner, draws.gains[np.arange(m), winner]
+
+
+def grow_random_level(level, search, growth, depth):
+    """Split every node of ``level`` (at ``depth``) on its best drawn threshold, record
+    the splits and all the children in the tree, and return the children that may split
+    as the next level (None if none).  O(f n_active k) (``score_level``), plus
+    O(n_active k) for the children."""
+    Y, rules, tree, total_weight = growth
+    draws = score_level(level, search)
+    slot, gain = best_draws(draws)
+    nodes = np.arange(len(level.counts))
+    splitting = ~rules.rejects(gain, total_weight)
+    parents = np.flatnonzero(splitting)
+    if len(parents) == 0:
+        return None
+    feature = slot if draws.features is None else draws.features[nodes, slot]
+    threshold, n_left = draws.threshold[nodes, slot], draws.n_left[nodes, slot]
+    segment = segment_ids(level.counts)
+    goes_left = search.data[level.samples, feature[segment]] <= threshold[segment]
+    plan = partition_plan(level.counts, n_left, splitting, splitting)
+    children, = partition(plan, goes_left, [level.samples])
+    child_counts = np.column_stack([n_left, level.counts - n_left])[parents].ravel()
+    weights = search.weights
+    child = node_statistics(Y[children], child_counts, search.criterion,
+                            None if weights is None else weights[children])
+    child_ids = tree.add_nodes(child.value, child.impurity, child_counts,
+                               np.repeat(level.node_ids[parents], 2),
+                               np.tile([LEFT, RIGHT], len(parents)), child.weight)
+    tree.set_splits(level.node_ids[parents], feature[parents], threshold[parents], False)
+    keep = ~rules.is_leaf(child_counts, child.impurity, depth + 1, search.min_samples_leaf)
+    if not keep.any():
+        return None
+    rows = np.repeat(keep, child_counts)
+    return RandomLevel(child_ids[keep], children[rows], child_counts[keep],
+                       kept_nodes(child, keep),
+                       None if search.classes is not None else child.stats[rows])
+
+
+def kept_nodes(nodes, keep):
+    """``NodeStatistics``' per-node sums of the nodes ``keep`` (no values, impurities or
+    stats).  O(nodes k)."""
+    return nodes._replace(value=None, impurity=None, stats=None, totals=nodes.totals[keep],
+                          abs_totals=None if nodes.abs_totals is None
+                          else nodes.abs_totals[keep],
+                          weight=nodes.weight[keep], scale=nodes.scale[keep])
