@@ -40,6 +40,12 @@ TERMS = {
     "Poisson deviance": r"Poisson deviance", "Learned direction": r"learned direction",
     "Categorical split": r"categorical splits?", "Fixed-point sum": r"fixed-point sums?",
     "Quantile sketch": r"quantile sketch(?:es)?", "Allreduce": r"allreduce",
+    "Cost-complexity pruning": r"cost-complexity pruning", "Weakest link": r"weakest links?",
+    "Selection bias": r"selection bias", "Impurity importance": r"impurity importances?",
+    "Permutation importance": r"permutation importances?",
+    "Target statistics": r"target statistics?", "Monotonic constraint": r"monotonic constraints?",
+    "Greedy search": r"greedy (?:search|growth|grower)s?", "Optimal tree": r"optimal trees?",
+    "Lookahead": r"lookahead",
 }
 
 #: Terms so basic that every chapter uses them from its first line (chapter 1 defines
@@ -103,7 +109,7 @@ def link_chapter(cells, terms):
         if heading in NOT_LINKED:
             continue
         target = f"../book/glossary.md#{anchor(heading)}"
-        if any(target in cell.source for cell in cells):
+        if any(f"({target})" in cell.source for cell in cells):   # not a longer anchor
             continue
         for cell in prose:
             match = first_use(cell.source, TERMS[heading])
