@@ -24,13 +24,10 @@ from treelib.estimators.bagging import (
     expected_failed_checks,
     forest_builder,
 )
-from treelib.options import combines
 from treelib.tree import TREE_LEAF
 
-#: How extra trees grow by default: level-wise once the options' table lets random
-#: thresholds grow level-wise, per node before.
-RANDOM_BUILDER = ("level_wise" if combines(builder="level_wise", splitter="random")
-                  else "depth_first")
+#: How extra trees grow by default: level-wise (treelib.growth.level_random).
+RANDOM_BUILDER = "level_wise"
 
 
 def assert_same_arrays(a, b, scale):
@@ -176,9 +173,8 @@ def test_a_feature_subset_grows_level_wise_and_per_node_on_request(california):
 
 
 def test_extra_trees_use_every_row_and_random_thresholds(california):
-    # grown level-wise where the options' table lets random thresholds grow level-wise
-    # (treelib.growth.level_random), else per node: either way each tree is the tree of
-    # DecisionTreeRegressor(splitter="random") with that builder and the tree's seed
+    # grown level-wise (treelib.growth.level_random): each tree is the level-wise tree of
+    # DecisionTreeRegressor(splitter="random") with the tree's seed; per node on request
     X, y = california
     forest = ExtraTreesRegressor(n_estimators=3, max_depth=4, random_state=0).fit(X, y)
     assert forest.builder_ == RANDOM_BUILDER
@@ -191,6 +187,11 @@ def test_extra_trees_use_every_row_and_random_thresholds(california):
         np.testing.assert_allclose(tree.value, alone.tree_.value, rtol=1e-12)
     roots = {(t.feature[0], t.threshold[0]) for t in forest.estimators_}
     assert len(roots) == 3                                 # each tree draws its own
+    per_node = ExtraTreesRegressor(n_estimators=3, max_depth=4, random_state=0,
+                                   builder="depth_first").fit(X, y)
+    for seed, tree in zip(per_node.seeds_, per_node.estimators_):
+        alone = DecisionTreeRegressor(splitter="random", max_depth=4, random_state=seed)
+        np.testing.assert_array_equal(tree.threshold, alone.fit(X, y).tree_.threshold)
     exact = RandomForestRegressor(n_estimators=1, bootstrap=False, max_depth=4).fit(X, y)
     assert forest.estimators_[0].threshold[0] != exact.estimators_[0].threshold[0]
 

@@ -10,6 +10,10 @@ of a case side by side, so the ratios of one repeat share the machine's load):
 - ``rf_california``: RandomForestRegressor on california, every feature (both libraries'
   default; treelib grows it level-wise), and with max_features 1/3 per node and
   level-wise;
+- ``et_digits``: ExtraTreesClassifier (max_features "sqrt") on digits, per node and
+  level-wise (the default, ``treelib.growth.level_random``), and scikit-learn;
+- ``et_california``: ExtraTreesRegressor (every feature) on california, level-wise and
+  scikit-learn (per node, ten full-depth trees would take minutes);
 - ``n_jobs``: the level-wise digits forest with ``n_jobs`` 1 and 2 (processes), and
   scikit-learn's forest with 1 and 2 (joblib's threads).
 
@@ -33,7 +37,8 @@ COLUMNS = ["case", "method", "n_trees", "repeat", "seconds", "cpu_seconds", "sco
 
 #: Each case's reference method (the denominator of its ratios).
 REFERENCES = {"rf_digits": "scikit-learn", "rf_california": "scikit-learn",
-              "rf_california_third": "scikit-learn", "n_jobs": "treelib n_jobs=1"}
+              "rf_california_third": "scikit-learn", "et_digits": "scikit-learn",
+              "et_california": "scikit-learn", "n_jobs": "treelib n_jobs=1"}
 
 
 def digits_split(seed=0):
@@ -45,14 +50,28 @@ def digits_split(seed=0):
     return train_test_split(X, y, test_size=0.25, random_state=seed)
 
 
-def forest(library, task, n_trees, seed, **parameters):
-    """A random forest of ``library`` ("treelib" or "scikit-learn") for ``task``."""
+def forest(library, task, n_trees, seed, kind="RandomForest", **parameters):
+    """A random forest (``kind="ExtraTrees"``: extra trees) of ``library`` ("treelib" or
+    "scikit-learn") for ``task``."""
     if library == "scikit-learn":
         from sklearn import ensemble as module
     else:
         import treelib.estimators as module
-    kind = "RandomForestRegressor" if task == "regression" else "RandomForestClassifier"
+    kind += "Regressor" if task == "regression" else "Classifier"
     return getattr(module, kind)(n_trees, random_state=seed, **parameters)
+
+
+def extra_trees(case, n_trees, seed):
+    """``{method: model}`` of the extra-trees cases."""
+    task, data = (("classification", "digits") if case == "et_digits" else
+                  ("regression", "california"))
+    models = {"scikit-learn": forest("scikit-learn", task, n_trees, seed, "ExtraTrees")}
+    if data == "digits":
+        models["treelib per node"] = forest("treelib", task, n_trees, seed, "ExtraTrees",
+                                            builder="depth_first")
+    models["treelib level_wise"] = forest("treelib", task, n_trees, seed, "ExtraTrees",
+                                          builder="level_wise")
+    return models
 
 
 def methods(case, n_trees, seed):
@@ -74,6 +93,8 @@ def methods(case, n_trees, seed):
                                            builder="depth_first", **third),
                 "treelib level_wise": forest("treelib", "regression", n_trees, seed,
                                              builder="level_wise", **third)}
+    if case.startswith("et_"):
+        return extra_trees(case, n_trees, seed)
     level = {"builder": "level_wise"}
     return {"treelib n_jobs=1": forest("treelib", "classification", n_trees, seed, **level),
             "treelib n_jobs=2": forest("treelib", "classification", n_trees, seed,
@@ -100,7 +121,8 @@ def timed_score(model, data):
 
 #: Case: (data, trees).
 CASES = {"rf_digits": ("digits", 20), "rf_california": ("california", 10),
-         "rf_california_third": ("california", 3), "n_jobs": ("digits", 40)}
+         "rf_california_third": ("california", 3), "et_digits": ("digits", 20),
+         "et_california": ("california", 10), "n_jobs": ("digits", 40)}
 
 
 def run(full=False, repeats=3, seed=0, progress=None):
