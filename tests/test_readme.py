@@ -53,3 +53,45 @@ def test_running_the_book_quotes_the_locked_versions():
     assert len(pairs) >= 8
     for name, version in pairs:
         assert locked.get(name) == version, f"running_the_book.md says {name} {version}"
+
+
+def registry_rows():
+    """``{file stem: (command, pages)}`` of the README's table of benchmarks, pages as the
+    chapter and appendix numbers of its "read by" column ("ch. 6, 10, A8" -> 06, 10, A8)."""
+    rows = {}
+    for line in README.splitlines():
+        row = re.match(r"\| `(\w+)(?: --full)?` \| `(\w+)\.csv`.*\| ([^|]*) \|$", line)
+        if row:
+            pages = re.findall(r"\b(A\d|\d+)\b", row.group(3).split("(")[0])
+            rows[row.group(2)] = (row.group(1), {p.zfill(2) if p.isdigit() else p
+                                                 for p in pages})
+    return rows
+
+
+def benchmark_readers():
+    """``{file stem: pages}``: the pages that load a committed benchmark, A8 for each
+    ``## <file>.csv:`` section it has."""
+    import nbformat
+
+    readers = {}
+    for path in sorted((ROOT / "notebooks").glob("*.ipynb")):
+        page = path.name.split("_")[0]
+        for cell in nbformat.read(path, as_version=4).cells:
+            source = cell.source
+            names = (re.findall(r"load_results\(\s*[\"'](\w+)[\"']", source)
+                     if cell.cell_type == "code" else
+                     re.findall(r"^## (\w+)\.csv:", source, re.M))
+            for name in names:
+                readers.setdefault(name, set()).add(page)
+    return readers
+
+
+def test_the_benchmark_table_names_every_command_and_the_pages_that_read_it():
+    from treelib.bench import BENCHMARKS
+
+    rows = registry_rows()
+    commands = {command for command, _ in rows.values()}
+    assert commands == set(BENCHMARKS), sorted(commands ^ set(BENCHMARKS))
+    readers = benchmark_readers()
+    for stem, (_, pages) in rows.items():
+        assert pages == readers.get(stem, set()), stem
