@@ -242,3 +242,26 @@ def test_missing_values_are_refused():
     with pytest.raises(ValueError, match="missing values"):
         grow_level_wise_random(X, Y, Finder("random", "squared_error",
                                             rng=np.random.default_rng(0)), StoppingRules())
+
+
+def test_memory_grows_with_the_data():
+    """The peak of a level-wise extra tree (every feature, and max_features=6) stays within
+    a few times the data's own bytes, and doubles with the rows: the (m, f) draws and
+    gains never exceed the level's (n, f) gathered values."""
+    import tracemalloc
+
+    rng = np.random.default_rng(0)
+    peaks = {}
+    for n in (1500, 3000):
+        X = rng.normal(size=(n, 30))
+        Y = target_statistics(X[:, 0] + rng.normal(size=n), "squared_error")
+        for max_features in (None, 6):
+            finder = Finder("random", "squared_error", max_features=max_features,
+                            rng=np.random.default_rng(1))
+            tracemalloc.start()
+            grow_level_wise_random(X, Y, finder, StoppingRules())
+            peaks[n, max_features] = tracemalloc.get_traced_memory()[1]
+            tracemalloc.stop()
+            assert peaks[n, max_features] < 6 * X.nbytes
+    for max_features in (None, 6):
+        assert peaks[3000, max_features] < 2.3 * peaks[1500, max_features]

@@ -29,12 +29,16 @@ recursive    depth first, by recursion (the textbook's)     any
 depth_first  depth first, with a stack (scikit-learn's)     any
 best_first   the most useful split first, from a heap       any (needed for
                                                             ``max_leaf_nodes``)
-level_wise   all the nodes of a level at once, vectorized   "cumsum" or "hist", every
-                                                            feature searched
+level_wise   all the nodes of a level at once, vectorized   "cumsum", "hist" or
+                                                            "random"
 ============ ============================================== ===========================
 
 All of them grow the same tree from the same finder when the stopping rules do not
-depend on the order (no ``max_leaf_nodes``); they number its nodes differently.
+depend on the order (no ``max_leaf_nodes``); they number its nodes differently.  What is
+drawn at random is drawn in the order of growth: level-wise, each searched node draws
+its features (``max_features``) and its random thresholds (``"random"``) breadth first,
+under the contracts of ``treelib.growth.level_features`` and ``level_random``: the same
+distribution of trees as the per-node growers', other draws for the same seed.
 
 Random decision trees search nothing, so they take no finder: ``grow_random_tree(X, Y,
 RandomTreeRule(criterion, rng=..., min_samples_leaf=...), rules)`` draws a random feature
@@ -80,9 +84,11 @@ class LevelOptions:
 def grow_level_wise(data, Y, finder, rules, counter=None, weights=None, level=None):
     """Grow all the nodes of a level at once: the exact scan of ``finder.splitter ==
     "cumsum"`` (``treelib.growth.level_wise``), histograms with the subtraction trick for
-    ``"hist"`` (``treelib.growth.level_wise_hist``), every feature of every node or each
-    node's ``max_features`` drawn breadth first (``treelib.growth.level_features``),
-    searched as ``level`` (``LevelOptions``) says.  Costs: see each grower."""
+    ``"hist"`` (``treelib.growth.level_wise_hist``), one random threshold per feature for
+    ``"random"`` (extra trees, ``treelib.growth.level_random``: one thread), every feature
+    of every node or each node's ``max_features`` drawn breadth first
+    (``treelib.growth.level_features``), searched as ``level`` (``LevelOptions``) says.
+    Costs: see each grower."""
     level = level or LevelOptions()
     n_jobs = check_n_jobs(level.n_jobs)
     some = finder.max_features is not None and finder.max_features < data.shape[1]
