@@ -138,8 +138,8 @@ def test_the_teaching_grower_on_small_nodes_is_scikit_learns(seed):
 
 def test_without_the_bounds_the_tree_falls_with_them_never(blocks):
     Xt, yt, signs = blocks
-    claim(NOTEBOOK, "Every node of the first tree ordered its two children, and still most "
-                    "blocks' curves go down")
+    claim(NOTEBOOK, "Every income split of the first tree ordered its two children, and still "
+                    "most blocks' curves go down")
     ordered_only = grow(Xt, yt, signs, 7, bounds=False)
     assert grid_falls(lambda Z: predict(ordered_only, Z), Xt) > 0.5
     assert grid_falls(lambda Z: predict(grow(Xt, yt, signs, 7), Z), Xt) == 0
@@ -180,19 +180,24 @@ def test_the_committed_costs_say_what_the_chapter_says(committed):
     assert round(clean["ratio"].max(), 2) == 1.48
     for dataset in ("california", "bikeshare"):
         assert clean.loc[dataset, "ratio"].is_monotonic_increasing
-    claim(NOTEBOOK, "With noisy targets the constrained tree wins in every seed, by nearly a "
-                    "third of the error on California")
+    claim(NOTEBOOK, "With noisy targets the constrained tree wins in every seed, down to 0.70 "
+                    "of the unconstrained error on California at 4,000 rows")
     assert (noisy["helped"] == noisy["seeds"]).all()
-    assert noisy["ratio"].idxmin()[0] == "california" and 0.66 < noisy["ratio"].min() < 0.72
-    claim(NOTEBOOK, "Boosting moves less either way")
+    assert noisy["ratio"].idxmin() == ("california", 4000)
+    assert round(noisy["ratio"].min(), 2) == 0.70
+    claim(NOTEBOOK, "For the tree, noise decides more than size")
+    assert (clean["ratio"] >= 0.995).all() and (noisy["ratio"] < 1).all()
+    claim(NOTEBOOK, "Boosting moves less either way (from 0.90 to 1.02)")
     boosting = table.xs("boosting", level="model")["ratio"]
+    assert (round(boosting.min(), 2), round(boosting.max(), 2)) == (0.90, 1.02)
     assert (abs(boosting - 1) < 0.11).all()
     assert abs(boosting - 1).max() < abs(trees["ratio"] - 1).max()
 
 
 def test_the_fresh_run_is_the_committed_one(committed):
     fits, _ = committed
-    claim(NOTEBOOK, "gives the committed table's answer, the constrained tree better")
+    claim(NOTEBOOK, "gives the committed file's errors for those seeds again, the constrained "
+                    "tree better")
     fresh = pd.DataFrame(compare(datasets=("california",), models=("tree",), sizes=(250,),
                                  noises=(1.0,), seeds=range(3)), columns=COLUMNS)
     same = fits[(fits.dataset == "california") & (fits.model == "tree") & (fits.n_train == 250)
@@ -216,3 +221,11 @@ def test_greedy_constrained_trees_can_fit_their_training_data_better(blocks):
         return np.mean((fitted.predict(Xt) - yt) ** 2)
 
     assert error(cst, 4) < error(None, 4)
+
+
+def test_lightgbm_takes_the_names_the_chapter_gives():
+    claim(NOTEBOOK, "LightGBM also accepts `monotonic_cst` as an alias")
+    from lightgbm.basic import _ConfigAliases
+
+    assert "monotonic_cst" in _ConfigAliases.get("monotone_constraints")
+    assert "monotone_constraints_method" in _ConfigAliases.get("monotone_constraints_method")
