@@ -17,7 +17,7 @@ from treelib.finders import Finder
 from treelib.finders.random import random_split
 from treelib.growth import StoppingRules, grow
 from treelib.growth.depth_first import children_of
-from treelib.growth.level_random import grow_level_wise_random
+from treelib.growth.level_random import grow_level_wise_random, grow_random_batch
 from treelib.tree import LEFT, RIGHT, TreeRecorder
 
 
@@ -265,3 +265,32 @@ def test_memory_grows_with_the_data():
             assert peaks[n, max_features] < 6 * X.nbytes
     for max_features in (None, 6):
         assert peaks[3000, max_features] < 2.3 * peaks[1500, max_features]
+
+
+@pytest.mark.parametrize("criterion, max_features", [("gini", 3), ("squared_error", None),
+                                                     ("entropy", None)])
+def test_a_batch_of_trees_is_each_tree_bit_for_bit(criterion, max_features):
+    """``grow_random_batch`` grows several trees in the same numpy calls: each is the tree
+    its finder and weights grow alone (bootstrap counts with zeros, no weights, fractional
+    weights), bit for bit."""
+    rng = np.random.default_rng(4)
+    X = rng.integers(0, 8, size=(300, 6)).astype(np.float32)
+    X[:, 2] = rng.normal(size=300)
+    y = (X[:, 0] + X[:, 2] > 4).astype(int) + (X[:, 1] > 5) if criterion != "squared_error" \
+        else X[:, 0] - X[:, 2] + rng.normal(size=300)
+    Y = target_statistics(y, criterion)
+    weights = [np.bincount(rng.integers(0, 300, 300), minlength=300).astype(np.float64),
+               None, rng.random(300) + 0.5,
+               np.bincount(rng.integers(0, 300, 300), minlength=300).astype(np.float64)]
+    rules = StoppingRules(max_depth=None if max_features else 9, min_samples_split=3)
+
+    def finders():
+        return [Finder("random", criterion, max_features=max_features, min_samples_leaf=2,
+                       rng=np.random.default_rng(seed)) for seed in (5, 6, 7, 8)]
+
+    batch = grow_random_batch(X, Y, finders(), rules, weights)
+    for tree, finder, w in zip(batch, finders(), weights):
+        alone = grow("level_wise", X, Y, finder, rules, weights=w)
+        for name in ("feature", "threshold", "n_node_samples", "weighted_n_node_samples",
+                     "children_left", "children_right", "value", "impurity"):
+            np.testing.assert_array_equal(getattr(tree, name), getattr(alone, name))

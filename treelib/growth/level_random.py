@@ -39,6 +39,12 @@ in which the nodes take their draws (the same distribution of trees).  A node's 
 is ``random_split``'s on its drawn features with its drawn numbers, except that the left
 sums are added in another order (gains equal up to rounding, decided by the tie rule).
 
+**A batch of trees** (``grow_random_batch``, for forests): the levels of several trees,
+each with its own generator and sample weights, are laid out tree after tree and
+searched in the same numpy calls; each tree takes its draws from its own generator under
+the contract, so it is the tree grown alone, bit for bit (a node's sums never mix with
+another node's).  Only the draws and the recording of the nodes loop over the trees.
+
 Costs per level of m searched nodes holding n_active samples, f features, k statistics:
 O(f n_active) for the minima and maxima (with ``max_features``: of every feature, to know
 which vary, then of the k chosen ones), O(f n_active k) for the left sums, O(m f k) to
@@ -64,32 +70,35 @@ from treelib.tree import LEFT, RIGHT, TreeRecorder
 
 @dataclass
 class RandomLevel:
-    """The nodes of a level that are searched: their ids, their samples (node after
-    node, ``counts`` each, in increasing sample id), their ``NodeStatistics`` (m rows)
-    and, unless the statistics are classes, the samples' ``stats`` rows (as
-    ``node_statistics`` gives them: centred on their node for squared error)."""
+    """The nodes of a level that are searched (of one tree, or of a batch of trees,
+    tree after tree): their ids in their tree, their samples (node after node, ``counts``
+    each, in increasing sample id), their ``NodeStatistics`` (m rows), unless the
+    statistics are classes the samples' ``stats`` rows (as ``node_statistics`` gives
+    them: centred on their node for squared error), each node's ``tree`` and the
+    samples' weights ``w`` (None: all 1)."""
 
     node_ids: np.ndarray
     samples: np.ndarray
     counts: np.ndarray
     nodes: NodeStatistics
     stats: np.ndarray | None
+    tree: np.ndarray
+    w: np.ndarray | None
 
 
 @dataclass
 class RandomSearch:
     """What every level reads: the features ``data`` (n, f) (C order), the criterion,
-    ``min_samples_leaf``, the sample ``weights`` (or None), the class code of every sample
-    (classification; None otherwise), the number of statistics ``width``, the generator
-    and ``max_features`` (None: every feature)."""
+    ``min_samples_leaf``, the class code of every sample (classification; None
+    otherwise), the number of statistics ``width``, each tree's generator (``rngs``) and
+    ``max_features`` (None: every feature)."""
 
     data: np.ndarray
     criterion: str
     min_samples_leaf: int
-    weights: np.ndarray | None
     classes: np.ndarray | None
     width: int
-    rng: np.random.Generator
+    rngs: list
     max_features: int | None
 
 
@@ -117,31 +126,62 @@ def grow_level_wise_random(data, Y, finder, rules, counter=None, weights=None):
     ``weights`` (n,) positive sample weights.  Nodes are numbered breadth first.  Per
     level, the costs of the module docstring; O(depth) Python iterations.
     """
-    data = np.asarray(data)
+    return grow_random_batch(data, Y, [finder], rules, [weights], counter)[0]
+
+
+def grow_random_batch(data, Y, finders, rules, weights, counter=None):
+    """Grow one extremely randomized tree per finder of ``finders`` (each with its own
+    generator; the same criterion, ``min_samples_leaf`` and ``max_features``) at once,
+    every level of all of them in the same numpy calls: each tree is the one
+    ``grow_level_wise_random`` grows from its finder and its ``weights`` (a list, one
+    (n,) array or None per tree; a weight of 0 leaves the sample out), bit for bit.
+    Memory and work per level: those of one tree times the trees; Python calls per
+    level: a few per tree, the rest shared.  Returns the ``Tree`` list."""
+    data = np.ascontiguousarray(data)
     if np.isnan(data).any():
         raise ValueError("splitter='random' does not handle missing values (NaN); use "
                          "'cumsum' or 'hist'")
-    tree = TreeRecorder()
-    root = node_statistics(Y, [len(Y)], finder.criterion, weights)
-    root_id = tree.add_nodes(root.value, root.impurity, [len(Y)], weight=root.weight)
-    if rules.is_leaf(len(Y), root.impurity[0], 0, finder.min_samples_leaf):
-        return tree.finish()
-    classes = (np.argmax(Y, axis=1) if finder.criterion in ("gini", "entropy") else None)
+    finder = finders[0]
+    rows = [np.arange(len(Y)) if w is None else np.flatnonzero(np.asarray(w) > 0)
+            for w in weights]
+    samples, counts = np.concatenate(rows), np.array([len(r) for r in rows])
+    w = (None if all(w is None for w in weights) else np.concatenate(
+        [np.ones(len(r)) if w is None else np.asarray(w, np.float64)[r]
+         for r, w in zip(rows, weights)]))
+    root = node_statistics(Y[samples], counts, finder.criterion, w)
+    trees = [TreeRecorder() for _ in finders]
+    root_ids = np.concatenate([tree.add_nodes(root.value[t:t + 1], root.impurity[t:t + 1],
+                                              counts[t:t + 1], weight=root.weight[t:t + 1])
+                               for t, tree in enumerate(trees)])
+    classes = np.argmax(Y, axis=1) if finder.criterion in ("gini", "entropy") else None
     limit = finder.max_features
-    width = Y.shape[1] if classes is not None else root.stats.shape[1]
-    search = RandomSearch(np.ascontiguousarray(data), finder.criterion,
-                          finder.min_samples_leaf, weights, classes, width, finder.rng,
+    search = RandomSearch(data, finder.criterion, finder.min_samples_leaf, classes,
+                          Y.shape[1] if classes is not None else root.stats.shape[1],
+                          [f.rng for f in finders],
                           limit if limit is not None and limit < data.shape[1] else None)
-    level = RandomLevel(root_id, np.arange(len(Y)), np.array([len(Y)]), root,
-                        None if classes is not None else root.stats)
-    growth = (Y, rules, tree, float(root.weight[0]))
+    level = RandomLevel(root_ids, samples, counts, root,
+                        None if classes is not None else root.stats,
+                        np.arange(len(finders)), w)
+    keep = ~rules.is_leaf(counts, root.impurity, 0, finder.min_samples_leaf)
+    level = select_level(level, keep, counts) if keep.any() else None
+    growth = (Y, rules, trees, root.weight.astype(np.float64))
     depth = 0
     while level is not None:
         if counter is not None:
             counter.searched(depth, len(level.counts), len(level.samples))
         level = grow_random_level(level, search, growth, depth)
         depth += 1
-    return tree.finish()
+    return [tree.finish() for tree in trees]
+
+
+def select_level(level, keep, counts):
+    """The nodes ``keep`` of ``level`` (whose nodes hold ``counts`` samples each) and
+    their samples.  O(n_active k)."""
+    rows = np.repeat(keep, counts)
+    return RandomLevel(level.node_ids[keep], level.samples[rows], counts[keep],
+                       kept_nodes(level.nodes, keep),
+                       None if level.stats is None else level.stats[rows],
+                       level.tree[keep], None if level.w is None else level.w[rows])
 
 
 def level_draws(level, search):
@@ -149,14 +189,16 @@ def level_draws(level, search):
     node's drawn features (m, k) and their smallest and largest values in it (two (m, k)
     arrays), or (None, f uniforms, None) without ``max_features``; one uniform per slot.
     O(m f) for the draws, O(f n_active) for the nodes' ranges."""
-    m, f = len(level.counts), search.data.shape[1]
+    f = search.data.shape[1]
+    k = 0 if search.max_features is None else int(search.max_features)
+    per_tree = np.bincount(level.tree, minlength=len(search.rngs))
+    numbers = np.concatenate([search.rngs[t].random((per_tree[t], f + k))
+                              for t in np.flatnonzero(per_tree)])      # tree after tree
     if search.max_features is None:
-        return None, search.rng.random((m, f)), None
-    k = int(search.max_features)
-    numbers = search.rng.random((m, f + k))
+        return None, numbers, None
     low, high = node_ranges(level, search)
     features, _ = node_features(numbers[:, :f], high > low, k)
-    rows = np.arange(m)[:, None]
+    rows = np.arange(len(level.counts))[:, None]
     return features, numbers[:, f:], (low[rows, features], high[rows, features])
 
 
@@ -213,8 +255,8 @@ def score_chunk(level, search, draws, where):
     goes_left = values <= threshold[segment]                                   # (p, c)
     n_left = np.add.reduceat(goes_left, starts, axis=0, dtype=np.intp)
     sums_left = left_sums(goes_left, level, search, starts)                   # (m, c, k)
-    w_left = n_left if search.weights is None else np.add.reduceat(
-        np.where(goes_left, search.weights[samples][:, None], 0.0), starts, axis=0)
+    w_left = n_left if level.w is None else np.add.reduceat(
+        np.where(goes_left, level.w[:, None], 0.0), starts, axis=0)
     gains, bounds = score_cuts(sums_left, w_left, nodes.totals[:, None], nodes.weight[:, None],
                                search.criterion,
                                None if nodes.abs_totals is None else nodes.abs_totals[:, None],
@@ -239,8 +281,7 @@ def left_sums(goes_left, level, search, starts):
     # key of (node, slot, class): node s's slot t's class q at (s c + t) k + q
     cell = segment_ids(level.counts) * (c * k) + search.classes[level.samples]
     key = (cell[:, None] + np.arange(0, c * k, k))[goes_left]
-    w = None if search.weights is None else np.broadcast_to(
-        search.weights[level.samples][:, None], (p, c))[goes_left]
+    w = None if level.w is None else np.broadcast_to(level.w[:, None], (p, c))[goes_left]
     return np.bincount(key, weights=w,
                        minlength=len(level.counts) * c * k).reshape(-1, c, k)
 
@@ -256,14 +297,14 @@ def best_draws(draws):
 
 def grow_random_level(level, search, growth, depth):
     """Split every node of ``level`` (at ``depth``) on its best drawn threshold, record
-    the splits and all the children in the tree, and return the children that may split
-    as the next level (None if none).  O(f n_active k) (``score_level``), plus
-    O(n_active k) for the children."""
-    Y, rules, tree, total_weight = growth
+    the splits and all the children in their trees, and return the children that may
+    split as the next level (None if none).  O(f n_active k) (``score_level``), plus
+    O(n_active k) for the children and O(trees) Python calls."""
+    Y, rules, trees, total_weight = growth
     draws = score_level(level, search)
     slot, gain = best_draws(draws)
     nodes = np.arange(len(level.counts))
-    splitting = ~rules.rejects(gain, total_weight)
+    splitting = ~rules.rejects(gain, total_weight[level.tree])
     parents = np.flatnonzero(splitting)
     if len(parents) == 0:
         return None
@@ -272,22 +313,40 @@ def grow_random_level(level, search, growth, depth):
     segment = segment_ids(level.counts)
     goes_left = search.data[level.samples, feature[segment]] <= threshold[segment]
     plan = partition_plan(level.counts, n_left, splitting, splitting)
-    children, = partition(plan, goes_left, [level.samples])
+    moved = partition(plan, goes_left, [level.samples] + ([] if level.w is None
+                                                          else [level.w]))
     child_counts = np.column_stack([n_left, level.counts - n_left])[parents].ravel()
-    weights = search.weights
-    child = node_statistics(Y[children], child_counts, search.criterion,
-                            None if weights is None else weights[children])
-    child_ids = tree.add_nodes(child.value, child.impurity, child_counts,
-                               np.repeat(level.node_ids[parents], 2),
-                               np.tile([LEFT, RIGHT], len(parents)), child.weight)
-    tree.set_splits(level.node_ids[parents], feature[parents], threshold[parents], False)
+    child = node_statistics(Y[moved[0]], child_counts, search.criterion,
+                            moved[1] if len(moved) > 1 else None)
+    child_ids = record_children(trees, level, (parents, feature, threshold), child,
+                                child_counts)
     keep = ~rules.is_leaf(child_counts, child.impurity, depth + 1, search.min_samples_leaf)
     if not keep.any():
         return None
-    rows = np.repeat(keep, child_counts)
-    return RandomLevel(child_ids[keep], children[rows], child_counts[keep],
-                       kept_nodes(child, keep),
-                       None if search.classes is not None else child.stats[rows])
+    children = RandomLevel(child_ids, moved[0], child_counts, child,
+                           None if search.classes is not None else child.stats,
+                           np.repeat(level.tree[parents], 2),
+                           moved[1] if len(moved) > 1 else None)
+    return select_level(children, keep, child_counts)
+
+
+def record_children(trees, level, splits, child, child_counts):
+    """Record the ``splits`` = (parents, every node's feature and threshold) of
+    ``level`` and the parents' children (left then right, ``child``'s statistics) in
+    their trees; returns the children's ids.  O(children k) plus O(trees) calls."""
+    parents, feature, threshold = splits
+    tree_of = level.tree[parents]
+    bounds = np.searchsorted(tree_of, np.arange(len(trees) + 1))   # parents by tree
+    child_ids = np.empty(2 * len(parents), dtype=np.intp)
+    for t in np.unique(tree_of):
+        mine = slice(bounds[t], bounds[t + 1])
+        theirs = slice(2 * bounds[t], 2 * bounds[t + 1])
+        ids = level.node_ids[parents[mine]]
+        child_ids[theirs] = trees[t].add_nodes(
+            child.value[theirs], child.impurity[theirs], child_counts[theirs],
+            np.repeat(ids, 2), np.tile([LEFT, RIGHT], len(ids)), child.weight[theirs])
+        trees[t].set_splits(ids, feature[parents[mine]], threshold[parents[mine]], False)
+    return child_ids
 
 
 def kept_nodes(nodes, keep):
