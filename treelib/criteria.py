@@ -159,10 +159,14 @@ def node_statistics(Y_rows, counts, criterion, weights=None):
     """
     Y_rows = as_columns(Y_rows)
     counts = np.asarray(counts)
-    starts = segment_starts(counts)
+    # one node (the per-node growers): no segment ids; ``x[segment]`` is ``x`` itself,
+    # (1, k), which broadcasts to the same values as the rows' copies would be
+    one = len(counts) == 1
+    starts = _FIRST if one else segment_starts(counts)
     w = np.ones(len(Y_rows)) if weights is None else np.asarray(weights, np.float64)
     weight = counts.astype(np.float64) if weights is None else np.add.reduceat(w, starts)
-    nodes = _Segments(counts, starts, segment_ids(counts), w, weight, weights is not None)
+    nodes = _Segments(counts, starts, slice(None) if one else segment_ids(counts), w,
+                      weight, weights is not None)
     if criterion == "squared_error":
         return _centred_statistics(Y_rows, nodes)
     if criterion in ("poisson", "absolute_error"):
@@ -172,12 +176,16 @@ def node_statistics(Y_rows, counts, criterion, weights=None):
     return class_statistics(totals, weight, criterion, stats, weights is not None)
 
 
+#: ``starts`` of a single node (``np.add.reduceat`` only reads it).
+_FIRST = np.zeros(1, dtype=np.intp)
+
+
 class _Segments(NamedTuple):
     """Consecutive nodes as ``node_statistics`` receives them."""
 
     counts: np.ndarray       # (nodes,) samples per node
     starts: np.ndarray       # (nodes,) first row of each node
-    segment: np.ndarray      # (n,) the node of each row
+    segment: object          # (n,) the node of each row (one node: slice(None))
     w: np.ndarray            # (n,) sample weights (ones without)
     weight: np.ndarray       # (nodes,) W
     weighted: bool           # whether sample weights were given
@@ -190,7 +198,8 @@ def _centred_statistics(Y_rows, nodes):
     starts, segment, w = nodes.starts, nodes.segment, nodes.w
     anchor = Y_rows[starts]
     shifted = Y_rows - anchor[segment]
-    shift_mean = np.add.reduceat(shifted * w[:, None], starts, axis=0) / nodes.weight[:, None]
+    weighted = shifted * w[:, None] if nodes.weighted else shifted     # (x 1.0: exact)
+    shift_mean = np.add.reduceat(weighted, starts, axis=0) / nodes.weight[:, None]
     centred = shifted - shift_mean[segment]
     stats = centred * w[:, None] if nodes.weighted else centred
     impurity = np.add.reduceat(stats * centred, starts, axis=0).sum(axis=1) / nodes.weight

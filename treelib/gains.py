@@ -310,3 +310,19 @@ def score_cuts(sum_left, w_left, total, w, criterion, abs_total=None, n_terms=No
                                      gains, BoundTerms(n_terms, l2))
     both_sides = (w_left > 0) & (w_left < w) & np.isfinite(gains)
     return np.where(both_sides, gains, -np.inf), np.where(both_sides, bounds, 0.0)
+
+
+def score_gains(sum_left, w_left, total, w, criterion):
+    """The gains of ``score_cuts`` alone (squared error, Gini, entropy, Poisson; no
+    ``l2``), bit for bit: the growers then ask ``score_cuts`` for the rounding bounds of
+    the few cuts that may be tied with the best (``treelib.split.best_contender``).  Same
+    shapes as ``gain_from_sums``."""
+    w_left = np.asarray(w_left)
+    (sum_left, positives_left), (total, positives) = (split_statistics(sum_left, criterion),
+                                                      split_statistics(total, criterion))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        gains = gain_from_sums(sum_left, w_left, total, w, criterion,
+                               positives=None if positives is None else (positives_left,
+                                                                         positives))
+    both_sides = (w_left > 0) & (w_left < w) & np.isfinite(gains)
+    return np.where(both_sides, gains, -np.inf)

@@ -39,7 +39,11 @@ class Split:
     def goes_left(self, data):
         """Boolean mask of the rows of ``data`` that go left: ``data`` holds the features,
         or their bin codes for a histogram split (missing: ``MISSING_BIN``, 255)."""
-        column = np.asarray(data)[:, self.feature]
+        return self.goes_left_of(np.asarray(data)[:, self.feature])
+
+    def goes_left_of(self, column):
+        """``goes_left`` from the split feature's ``column`` alone (its values, or bin
+        codes), without the other features.  O(n)."""
         if self.categories_left is not None:
             missing = np.isnan(column) if column.dtype.kind == "f" else column == MISSING_BIN
             return np.where(missing, self.missing_go_to_left,
@@ -144,6 +148,38 @@ def best_cut(gains, bounds):
     winner = int(tie_winners(by_feature.ravel(), np.asarray(bounds).T.ravel(),
                              np.zeros(1, np.intp))[0])
     feature, cut = divmod(winner, by_feature.shape[1])
+    return cut, feature
+
+
+def best_contender(gains, bounds_at, cap):
+    """``best_cut`` with the rounding bounds computed for the contenders alone.
+
+    ``gains`` (cuts x features, finite or -inf); ``bounds_at(cuts, features)`` gives the
+    bounds of the cuts at those positions; ``cap(max_gain)`` an upper bound of every cut's
+    bound when the gains are at most ``max_gain`` (``treelib.gains.bound_cap``; inf: every
+    cut is a contender).  The rule's reference is the first best gain in feature-major
+    order, and it passes the rule's floor ``best - bound(reference)`` itself: only the cuts
+    before it can win instead, and of those only the ones within 4 caps of the best (a
+    cut further below has ``gain + bound`` below ``best - cap``, 3 caps sparing the float
+    rounding of these sums).  The rule run on them and the reference picks ``best_cut``'s
+    cut; none (often): the reference wins, and no bound is computed.  O(cuts x features)
+    comparisons, bounds for the contenders only."""
+    if np.size(gains) == 0:
+        return None
+    flat = np.asarray(gains).T.ravel()                   # feature-major
+    first = int(np.argmax(flat))
+    best = flat[first]
+    if not np.isfinite(best):
+        return None
+    n_cuts = gains.shape[0]
+    if first > 0:
+        before = flat[:first]
+        at = np.flatnonzero((before >= best - 4 * cap(best)) & (before > -np.inf))
+        if len(at):
+            at = np.append(at, first)
+            first = int(at[tie_winners(flat[at], bounds_at(at % n_cuts, at // n_cuts),
+                                       np.zeros(1, np.intp))[0]])
+    feature, cut = divmod(first, n_cuts)
     return cut, feature
 
 

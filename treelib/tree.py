@@ -195,6 +195,21 @@ class TreeRecorder:
     def __init__(self):
         self.batches, self.splits, self.links, self.node_count = [], [], [], 0
         self.categorical_splits = []
+        self.node_links, self.node_splits = [], []       # ``add_node``, ``set_split``
+
+    def add_node(self, value, impurity, count, parent, branch, weight):
+        """``add_nodes`` of one node (the per-node growers), with less work per call:
+        ``value`` (k,), ``impurity``, ``count`` and ``weight`` numbers, ``parent`` an int
+        (None: the root); returns its id, an int.  O(1)."""
+        self.batches.append((value[None], (impurity,), (count,), (weight,)))
+        if parent is not None:
+            self.node_links.append((parent, branch, self.node_count))
+        self.node_count += 1
+        return self.node_count - 1
+
+    def set_split(self, node, feature, threshold, missing_go_to_left):
+        """``set_splits`` of one numeric split of one node (an int).  O(1)."""
+        self.node_splits.append((node, feature, threshold, bool(missing_go_to_left)))
 
     def add_nodes(self, value, impurity, counts, parents=None, branch=LEFT, weight=None):
         """Append nodes, children of ``parents`` (None: the root) on ``branch``, holding
@@ -228,9 +243,17 @@ class TreeRecorder:
         children = np.full((self.node_count, 3), TREE_LEAF, dtype=np.intp)
         for parents, branch, ids in self.links:
             children[parents, branch] = ids
+        if self.node_links:
+            parents, branch, ids = np.array(self.node_links, dtype=np.intp).T
+            children[parents, branch] = ids
+        splits = list(self.splits)
+        if self.node_splits:
+            nodes, split_feature, split_threshold, to_left = zip(*self.node_splits)
+            splits.append((np.array(nodes, np.intp), np.array(split_feature, np.intp),
+                           np.array(split_threshold, np.float64), np.array(to_left)))
         feature = np.full(self.node_count, TREE_UNDEFINED, dtype=np.intp)
         threshold = np.full(self.node_count, float(TREE_UNDEFINED))
-        for nodes, split_feature, split_threshold, to_left in self.splits:
+        for nodes, split_feature, split_threshold, to_left in splits:
             feature[nodes], threshold[nodes] = split_feature, split_threshold
             if to_left is not None:
                 children[nodes, MISSING] = np.where(to_left, children[nodes, LEFT],

@@ -111,6 +111,7 @@ class Finder:
         self.categories = categories
         self.bin_thresholds, self.missing = None, False
         self.monotonic_cst = None
+        self.given = None           # (Y, weights, NodeStatistics) of the node searched
 
     def constrain(self, monotonic_cst):
         """Search under the monotonic constraints ``monotonic_cst`` (f,) of -1, 0, +1
@@ -166,23 +167,28 @@ class Finder:
     def search_features(self, data, Y, weights, categories, constraint=None):
         """``search`` with the categorical features described by ``categories`` and the
         monotonic ``constraint`` (``treelib.finders.monotonic.Constraint``, or None)."""
+        given = self.given            # the node's statistics, if ``__call__`` was given them
+        node = (given[2] if given is not None and given[0] is Y and given[1] is weights
+                else None)
         if self.splitter in SCORERS:
             return exact_split(data, Y, self.criterion, self.min_samples_leaf, self.splitter,
-                               weights, categories, constraint=constraint)
+                               weights, categories, constraint=constraint, node=node)
         if self.splitter == "hist":
             return histogram_split(data, Y, self.n_bins, self.criterion,
                                    self.min_samples_leaf, weights=weights,
-                                   categories=categories, constraint=constraint)
+                                   categories=categories, constraint=constraint, node=node)
         return random_split(data, Y, self.rng, self.criterion, self.min_samples_leaf,
                             weights)
 
-    def __call__(self, data, Y, weights=None, bounds=UNBOUNDED):
+    def __call__(self, data, Y, weights=None, bounds=UNBOUNDED, node=None):
         """The best ``Split`` of the node (``bounds``: its ``Bounds`` under monotonic
-        constraints), or None; the costs of ``search``."""
+        constraints; ``node``: its ``treelib.criteria.NodeStatistics`` if the grower
+        computed them, not computed again), or None; the costs of ``search``."""
         n_features = data.shape[1]
-        chosen, categories = np.arange(n_features), self.categories
+        chosen, categories = slice(None), self.categories
         if self.max_features is not None and self.max_features < n_features:
-            varies = np.nanmax(data, axis=0) > np.nanmin(data, axis=0)
+            # (fmax/fmin skip NaN as nanmax/nanmin do, without their copies)
+            varies = np.fmax.reduce(data, axis=0) > np.fmin.reduce(data, axis=0)
             visit = self.rng.permutation(n_features)
             chosen = np.sort(visit[varies[visit]][: self.max_features])
             if len(chosen) == 0:
@@ -192,10 +198,16 @@ class Finder:
                 categories = dataclasses.replace(categories, counts=categories.counts[chosen])
         constraint = (None if self.monotonic_cst is None
                       else Constraint(self.monotonic_cst[chosen], Bounds(*bounds)))
-        split = self.search_features(data, Y, weights, categories, constraint)
+        self.given = None if node is None else (Y, weights, node)
+        try:
+            split = self.search_features(data, Y, weights, categories, constraint)
+        finally:
+            self.given = None
         if split is None:
             return None
-        feature = int(chosen[split.feature])
+        feature = split.feature if isinstance(chosen, slice) else int(chosen[split.feature])
+        if split.bin is None and feature == split.feature:
+            return split
         threshold = split.threshold
         if split.bin is not None:
             cuts = self.bin_thresholds[feature]

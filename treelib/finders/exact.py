@@ -30,12 +30,13 @@ present value left and only the missing ones right (threshold +inf).
 
 import numpy as np
 
-from treelib.criteria import as_columns, node_impurity, node_statistics
+from treelib.criteria import as_columns, node_statistics
 from treelib.finders.median import median_gains
 from treelib.finders.monotonic import constrained_gains
-from treelib.gains import EPS, bound_cap, poisson_has_counts, score_cuts
+from treelib.finders.naive import naive_gains
+from treelib.gains import bound_cap, score_cuts, score_gains
 from treelib.options import check
-from treelib.split import Candidates, Split, best_cut, midpoint, tie_winners
+from treelib.split import Candidates, Split, best_contender, best_cut, midpoint, tie_winners
 
 
 def candidate_cuts(X, min_samples_leaf=1):
@@ -48,59 +49,11 @@ def candidate_cuts(X, min_samples_leaf=1):
     """
     n = len(X)
     order = np.argsort(X, axis=0, kind="stable")
-    x_sorted = np.take_along_axis(X, order, axis=0)
+    x_sorted = X[order, np.arange(X.shape[1])]            # (take_along_axis, fewer calls)
     n_left = np.arange(1, n)[:, None]
     valid = ((x_sorted[1:] > x_sorted[:-1])
              & (n_left >= min_samples_leaf) & (n - n_left >= min_samples_leaf))
     return order, x_sorted, valid
-
-
-def naive_gains(Y, order, valid, criterion="squared_error", weights=None):
-    """Gain of every candidate cut, recomputing both children's impurity.
-
-    The textbook baseline: for each cut, take the samples left of it and right of it and
-    compute each side's impurity from scratch.  O(n k) per cut and up to n - 1 cuts per
-    feature: **O(f n^2 k) per node**.  Its gains are differences of sums of n terms, so
-    their rounding bound is ``4 (n + 2) EPS`` times the sums of their |terms| (a sum of
-    n terms is off by at most n EPS of their total): the three losses, plus ``3 S``
-    per node for Poisson, whose terms have both signs.  Invalid cuts, and Poisson cuts with a child
-    without counts (as ``treelib.gains.gain_from_sums`` refuses them): ``-inf``.
-    """
-    Y = as_columns(Y)
-    n = len(Y)
-    w = np.ones(n) if weights is None else np.asarray(weights, np.float64)
-
-    def loss(rows):                        # W I of the samples ``rows``
-        part = None if weights is None else w[rows]
-        return w[rows].sum() * node_impurity(Y[rows], criterion, part)
-
-    def magnitude(rows, loss_of_rows):     # the sum of |terms| of that loss (bound)
-        if criterion != "poisson":         # terms >= 0
-            return loss_of_rows
-        # Poisson's terms w y log(y / mu) are negative for y < mu, each at most
-        # w (mu - y) in size, S = sum w y in all: |terms| <= loss + 2 S, and mu's own
-        # rounding moves the loss by n EPS S at most
-        return loss_of_rows + 3 * float(np.sum(Y[rows] * w[rows, None]))
-
-    everything = np.arange(n)
-    parent = loss(everything)
-    parent_size = magnitude(everything, parent)
-    gains = np.full(valid.shape, -np.inf)
-    bounds = np.zeros(valid.shape)
-    positive = (Y * w[:, None] > 0).astype(np.float64)    # Poisson: positive targets
-    for j in range(order.shape[1]):
-        for i in np.flatnonzero(valid[:, j]):
-            left, right = order[: i + 1, j], order[i + 1:, j]
-            if w[left].sum() <= 0 or w[right].sum() <= 0:
-                continue
-            if criterion == "poisson" and not poisson_has_counts(
-                    positive[left].sum(axis=0), positive.sum(axis=0)):
-                continue                    # a child without counts: no candidate
-            loss_left, loss_right = loss(left), loss(right)
-            gains[i, j] = parent - loss_left - loss_right
-            bounds[i, j] = 4 * (n + 2) * EPS * (parent_size + magnitude(left, loss_left)
-                                                + magnitude(right, loss_right))
-    return gains, bounds
 
 
 def scores(left_sums, left_weights, node, valid, criterion):
@@ -148,6 +101,25 @@ def scan_gains(Y, order, valid, criterion="squared_error", weights=None, node=No
             running = [s + v for s, v in zip(running, row)]
             left_sums[i, j] = running
     return scores(left_sums, left_weights_of(weights, order), node, valid, criterion)
+
+
+def lazy_scores(X, node, criterion, min_samples_leaf, weights):
+    """``(gains, bounds_at, x_sorted, order)`` of every cut of the features ``X`` (n, c) of
+    a node without missing values (its ``NodeStatistics`` ``node``): ``cumsum_gains``'s
+    gains, bit for bit, and ``bounds_at(cuts, features)``, its bounds of the cuts asked
+    for (the contenders of ``treelib.split.best_contender``).  O(c n log n) to sort, plus
+    O(c n k) numpy work; O(k) per bound asked."""
+    order, x_sorted, valid = candidate_cuts(X, min_samples_leaf)
+    left_sums = np.cumsum(node.stats[order], axis=0)[:-1]
+    left_w = left_weights_of(weights, order)
+    gains = np.where(valid, score_gains(left_sums, left_w, node.totals[0], node.weight[0],
+                                        criterion), -np.inf)
+
+    def bounds_at(cuts, features):            # ``scores``'s bounds of those cuts
+        return scores(left_sums[cuts, features], left_w[cuts, features], node,
+                      valid[cuts, features], criterion)[1]
+
+    return gains, bounds_at, x_sorted, order
 
 
 def cumsum_gains(Y, order, valid, criterion="squared_error", weights=None, n_missing=None,
@@ -265,7 +237,7 @@ def exact_split(X, Y, criterion="squared_error", min_samples_leaf=1, scorer="cum
     (``feature_groups``, ``grouped_split``), for the scorers "scan" and "cumsum" with
     squared error, Gini, and entropy on counts: O(n + budget) temporaries instead of
     O(f n k).  Same split."""
-    unknown = set(options) - {"budget", "constraint"}
+    unknown = set(options) - {"budget", "constraint", "node"}
     if unknown:
         raise TypeError(f"exact_split got unexpected options {sorted(unknown)}")
     budget, constraint = options.get("budget", NODE_VALUES), options.get("constraint")
@@ -273,9 +245,13 @@ def exact_split(X, Y, criterion="squared_error", min_samples_leaf=1, scorer="cum
     numeric = np.ones(X.shape[1], bool) if categories is None else categories.counts < 0
     n_missing = np.where(numeric, np.isnan(X).sum(axis=0), 0)
     sums = scorer in ("scan", "cumsum") and criterion != "absolute_error"
-    node = (node_statistics(Y, [n], criterion, weights) if sums or categories is not None
-            else None)
+    node = options.get("node")
+    if node is None and (sums or categories is not None):
+        node = node_statistics(Y, [n], criterion, weights)
     groups = feature_groups(X.shape[1], n * as_columns(Y).shape[1], budget)
+    if len(groups) == 1 and sums and scorer == "cumsum" and categories is None \
+            and not n_missing.any():
+        return contender_split(X, Y, node, criterion, min_samples_leaf, weights, constraint)
 
     def scored(columns):                    # feature_scores of some features, constrained
         gains, bounds, x_sorted, order = feature_scores(
@@ -304,6 +280,23 @@ def exact_split(X, Y, criterion="squared_error", min_samples_leaf=1, scorer="cum
     i = row % (n - 1)
     return split_at(feature, row, float(gains[row, feature]), x_sorted[i, feature],
                     x_sorted[i + 1, feature], n, int(n_missing[feature]))
+
+
+def contender_split(X, Y, node, criterion, min_samples_leaf, weights, constraint):
+    """``exact_split`` by ``"cumsum"`` of a node without missing values or categorical
+    features, the rounding bounds of its contenders alone (``lazy_scores``,
+    ``treelib.split.best_contender``): the same split.  Costs: ``lazy_scores``'s."""
+    gains, bounds_at, x_sorted, order = lazy_scores(X, node, criterion, min_samples_leaf,
+                                                    weights)
+    if constraint is not None:
+        gains = constrained_gains(gains, order, np.zeros(X.shape[1], np.intp), Y, weights,
+                                  constraint)
+    best = best_contender(gains, bounds_at, lambda top: node_cap(node, criterion, top))
+    if best is None:
+        return None
+    row, feature = best
+    return split_at(feature, row, float(gains[row, feature]), x_sorted[row, feature],
+                    x_sorted[row + 1, feature], len(X), 0)
 
 
 def node_cap(node, criterion, max_gain):
@@ -351,8 +344,10 @@ def split_at(feature, row, gain, low, high, n, n_missing):
     missing_left, i = row >= n - 1, row % (n - 1)
     if not missing_left and n_missing and i == n - n_missing - 1:
         threshold = np.inf
-    else:
-        threshold = float(midpoint(low, high))
+    else:                  # ``midpoint`` on two floats: the same float64 arithmetic
+        low, high = float(low), float(high)
+        threshold = low / 2 + high / 2
+        threshold = threshold if low <= threshold < high else low
     n_left = i + 1 + (n_missing if missing_left else 0)
     direction = missing_left if n_missing else n_left > n - n_left
     return Split(feature=feature, threshold=threshold, gain=max(gain, 0.0),

@@ -104,16 +104,19 @@ def histogram_split(codes, Y, n_bins, criterion="squared_error", min_samples_lea
     ``code <= b`` left; its threshold is ``thresholds[feature][b]`` (b itself without
     ``thresholds``; +inf after the last bin).  The bins of a categorical feature
     (``categories``, ``treelib.finders.categorical``) are its categories.  ``options``:
-    ``categories`` and ``constraint`` (a ``treelib.finders.monotonic.Constraint``, which
+    ``categories``, ``constraint`` (a ``treelib.finders.monotonic.Constraint``, which
     refuses the cuts that break a monotonic constraint: O(c (n + B)) more for c
-    constrained features).  Cost: **O(f n k + f B k) per node**, no sort (the sort
+    constrained features) and ``node`` (the node's ``NodeStatistics`` if already
+    computed).  Cost: **O(f n k + f B k) per node**, no sort (the sort
     happened once, when the features were binned).
     """
-    unknown = set(options) - {"categories", "constraint"}
+    unknown = set(options) - {"categories", "constraint", "node"}
     if unknown:
         raise TypeError(f"histogram_split got unexpected options {sorted(unknown)}")
     categories, constraint = options.get("categories"), options.get("constraint")
-    node = node_statistics(Y, [len(Y)], criterion, weights)
+    node = options.get("node")
+    if node is None:
+        node = node_statistics(Y, [len(Y)], criterion, weights)
     sums, counts, bin_weights = node_histograms(codes, node.stats, n_bins, weights)
     missing = n_bins > MISSING_BIN and counts[:, MISSING_BIN].any()
     gains, bounds = histogram_gains(sums, counts, node.totals[0], criterion,

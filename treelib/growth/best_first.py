@@ -31,17 +31,15 @@ def grow_best_first(data, Y, finder, rules, counter=None, weights=None):
     def add(samples, depth, parent, branch, bounds):
         nonlocal created
         value, impurity, weight, split = nodes.evaluate(samples, depth, bounds)
-        node = tree.add_nodes(value, impurity, len(samples), parent, branch, weight)
+        node = tree.add_node(value, impurity, len(samples), parent, branch, weight)
         if split is not None:
-            heapq.heappush(heap, (-split.gain, created, int(node[0]), samples, depth, split,
-                                  bounds))
+            heapq.heappush(heap, (-split.gain, created, node, samples, depth, split, bounds))
         created += 1
 
     add(np.arange(len(Y)), 0, None, LEFT, UNBOUNDED)
     while heap and splits_left > 0:
         _, _, node, samples, depth, split, bounds = heapq.heappop(heap)
-        tree.set_splits(node, split.feature, split.threshold, split.missing_go_to_left,
-                        split.categories_left)
+        nodes.record_split(tree, node, split)
         left, right = children_of(data, samples, split)
         left_bounds, right_bounds = nodes.children_bounds(left, right, split, bounds)
         add(left, depth + 1, node, LEFT, left_bounds)

@@ -36,8 +36,8 @@ class Node:
         (``bounds``: its ``Bounds`` under the finder's monotonic constraints, which clip
         its value).  O(n_node k) plus one call of the finder."""
         weights = None if self.weights is None else self.weights[samples]
-        node = node_statistics(self.Y[samples], [len(samples)], self.finder.criterion,
-                               weights)
+        Y = self.Y[samples]
+        node = node_statistics(Y, (len(samples),), self.finder.criterion, weights)
         value, impurity, weight = node.value[0], node.impurity[0], node.weight[0]
         if self.finder.monotonic_cst is not None:
             value = clip_value(value, bounds, self.finder.criterion in ("gini", "entropy"))
@@ -45,10 +45,30 @@ class Node:
             return value, impurity, weight, None
         if self.counter is not None:
             self.counter.searched(depth, 1, len(samples))
-        split = self.finder(self.data[samples], self.Y[samples], weights, bounds)
+        # the node's statistics go to the finder, which would otherwise compute them again
+        split = self.finder(self.data[samples], Y, weights, bounds, node=node)
         rejected = self.rules.rejects(None if split is None else split.gain,
                                       self.total_weight)
         return value, impurity, weight, None if rejected else split
+
+    def record(self, tree, evaluated, count, parent, branch):
+        """Add the node ``evaluate`` gave (``evaluated``, holding ``count`` samples) to
+        ``tree`` (a ``TreeRecorder``) as child ``branch`` of ``parent`` (an int; None: the
+        root), with its split if it has one; returns its id (an int).  O(k)."""
+        value, impurity, weight, split = evaluated
+        node = tree.add_node(value, impurity, count, parent, branch, weight)
+        if split is not None:
+            self.record_split(tree, node, split)
+        return node
+
+    @staticmethod
+    def record_split(tree, node, split):
+        """Give ``node`` (an int) of ``tree`` its ``split``.  O(1)."""
+        if split.categories_left is None:
+            tree.set_split(node, split.feature, split.threshold, split.missing_go_to_left)
+        else:
+            tree.set_splits(node, split.feature, split.threshold, split.missing_go_to_left,
+                            split.categories_left)
 
 
     def children_bounds(self, left, right, split, bounds):
@@ -68,7 +88,7 @@ class Node:
 def children_of(data, samples, split):
     """The samples of the two children of a split node, in their order in the node.
     O(n_node)."""
-    goes_left = split.goes_left(data[samples])
+    goes_left = split.goes_left_of(data[samples, split.feature])   # one column, no row copy
     return samples[goes_left], samples[~goes_left]
 
 
@@ -92,18 +112,17 @@ def grow_recursive(data, Y, finder, rules, counter=None, weights=None):
     nodes = Node(data, Y, weights, finder, rules, counter)
 
     def grow(samples, depth, parent, branch, bounds):
-        value, impurity, weight, split = nodes.evaluate(samples, depth, bounds)
-        node = tree.add_nodes(value, impurity, len(samples), parent, branch, weight)
-        if split is None:
-            return
-        if depth >= limit:
+        evaluated = nodes.evaluate(samples, depth, bounds)
+        split = evaluated[3]
+        if split is not None and depth >= limit:
             raise ValueError(
                 f"builder='recursive' grows trees at most {limit} levels deep (half of "
                 f"Python's recursion limit, sys.getrecursionlimit() = "
                 f"{sys.getrecursionlimit()}), and this tree goes deeper: use "
                 "builder='depth_first', which keeps its own stack, or set max_depth")
-        tree.set_splits(node, split.feature, split.threshold, split.missing_go_to_left,
-                        split.categories_left)
+        node = nodes.record(tree, evaluated, len(samples), parent, branch)
+        if split is None:
+            return
         left, right = children_of(data, samples, split)
         left_bounds, right_bounds = nodes.children_bounds(left, right, split, bounds)
         grow(left, depth + 1, node, LEFT, left_bounds)
@@ -125,11 +144,9 @@ def grow_depth_first(data, Y, finder, rules, counter=None, weights=None):
     stack = [(np.arange(len(Y)), 0, None, LEFT, UNBOUNDED)]
     while stack:
         samples, depth, parent, branch, bounds = stack.pop()
-        value, impurity, weight, split = nodes.evaluate(samples, depth, bounds)
-        node = tree.add_nodes(value, impurity, len(samples), parent, branch, weight)
+        evaluated = nodes.evaluate(samples, depth, bounds)
+        node, split = nodes.record(tree, evaluated, len(samples), parent, branch), evaluated[3]
         if split is not None:
-            tree.set_splits(node, split.feature, split.threshold, split.missing_go_to_left,
-                            split.categories_left)
             left, right = children_of(data, samples, split)
             left_bounds, right_bounds = nodes.children_bounds(left, right, split, bounds)
             stack.append((right, depth + 1, node, RIGHT, right_bounds))
