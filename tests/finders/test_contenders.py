@@ -58,7 +58,7 @@ def long_way(X, Y, node, criterion, msl, weights):
                     x_sorted[row + 1, feature], len(X), 0)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(nodes(), st.sampled_from(CRITERIA), st.integers(1, 3))
 def test_contenders_alone_choose_best_cuts_split(node_data, criterion, msl):
     """Gains, the bounds asked for and the split are those of the long way, bit for bit."""
