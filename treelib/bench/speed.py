@@ -127,7 +127,7 @@ CASES = {"rf_digits": ("digits", 20), "rf_california": ("california", 10),
 
 def run(full=False, repeats=3, seed=0, progress=None):
     """Every case of ``CASES`` ``repeats`` times (``full`` doubles the trees), one thread
-    for numerical libraries.  About four minutes on two cores."""
+    for numerical libraries.  About three minutes on two cores."""
     import pandas as pd
     from threadpoolctl import threadpool_limits
 

@@ -44,7 +44,10 @@ def forest_builder(splitter, criterion, max_features, n_features, max_leaf_nodes
     nodes breadth first, so each searched node takes its draw breadth first from the
     tree's generator instead (``treelib.growth.level_features``): the same distribution
     of feature subsets, other draws.  ``builder="depth_first"`` grows the per-node
-    trees.  O(rows of the table)."""
+    trees.  A single ``DecisionTree*`` keeps its own default (depth first, whatever
+    ``max_features``): scikit-learn's growth order and node numbering, and the same tree
+    for the same ``random_state`` as before; one tree's per-node cost is small, where a
+    forest multiplies it by its trees.  O(rows of the table)."""
     if max_leaf_nodes is not None:
         return "best_first"
     subset = max_features if max_features < n_features else None
