@@ -1,0 +1,107 @@
+"""The best splits of a few nodes of gradient boosting, without the tie machinery where
+it cannot change the answer.
+
+``treelib.growth.boosting_histograms.choose_splits`` applies treelib's one tie rule
+(``treelib.split.Candidates.contenders``, ``tie_winners``): every cut within twice the
+bound cap of its node's best gain is a contender, the contenders' rounding bounds are
+computed, and the first contender (in feature, then cut order) whose ``gain + bound``
+reaches the reference's ``gain - bound`` wins, the reference being the first cut of the
+best gain.  The reference always reaches its own floor, so only a contender *before* it
+can win instead (``treelib.split.best_contender`` makes the same observation for one
+node).  ``fast_splits`` decides from the gains alone the nodes that have none:
+
+- no cut before the first best gain ``top`` reaches ``top - 2 cap`` (the contenders'
+  floor, the same floats as ``contenders``' own): the first best wins, as
+  ``tie_winners`` would decide;
+- it splits the node when its gain is above its rounding bound (``choose_splits``; a
+  lone contender's bound counts as 0): no bound exceeds the cap (``newton_bound_cap``),
+  so a best gain above twice the cap splits; a root, compared with ``-G^2 / (H + l2)``
+  and not with a bound, needs no bound at all.
+
+Any other node (a contender before the best, a best gain within twice the cap of 0, a
+non-finite gain or cap) sends the whole batch to ``choose_splits`` with the same gains:
+the results are ``choose_splits``' in every case, bit for bit (tests/growth/
+test_boosting_scan.py).  In a tree of gradient boosting almost every node is decided
+here: the cuts after the empty bins that follow the best make the same children from the
+same sums, to the last bit, but they come after it.
+
+Why boosting keeps its own histograms rather than the level-wise histogram grower's
+(``treelib.growth.level_wise_hist``, ``level_histograms``): that grower centres every
+node's statistics on the node's mean and re-centres a subtracted histogram by its
+weights, grows a level at a time, and scores squared error, Gini or entropy; boosting's
+trees must add scikit-learn's uncentred gradients and hessians in scikit-learn's order
+(appendix A7's bit-for-bit agreement, and the monotonic constraints'), grow best first
+under a leaf budget whose order decides the tree, and score the Newton gain with its
+hessian and root rules.  What the two share is the scan's shape, one protocol
+(``treelib.split.Candidates``, the one tie rule) and this shortcut's reasoning.
+
+O(m f C) for m nodes of f features and C cuts each.
+"""
+
+import numpy as np
+
+from treelib.gains import EPS
+from treelib.growth.boosting_histograms import (
+    FoundSplit,
+    choose_splits,
+    newton_gains,
+)
+
+INF = float("inf")
+
+
+def fast_splits(cuts, sums, rules, roots):
+    """The best split of each of m nodes from the left sums of their cuts (``CutSums``),
+    as ``treelib.growth.boosting_histograms.choose_splits`` returns them (a ``FoundSplit``
+    or None per node), deciding from the gains alone where the tie rule cannot change
+    the answer (module docstring).  ``roots`` (m,): the nodes searched as scikit-learn's
+    root.  O(m f C)."""
+    gains = newton_gains(cuts, sums, rules)
+    m = len(gains)
+    flat = gains.reshape(m, -1)
+    if flat.shape[1] == 0:
+        return choose_splits(cuts, sums, rules, roots, gains)
+    first = flat.argmax(axis=1)               # the first best, in feature then cut order
+    tops = flat[np.arange(m), first]          # (a NaN is first and top: sent on below)
+    some = tops != -np.inf                                  # nodes with a candidate
+    cap = node_caps(sums, tops, some)
+    if cap is None:
+        return choose_splits(cuts, sums, rules, roots, gains)
+    floor = tops - 2 * cap                                  # as ``contenders``
+    for s in np.flatnonzero(some):
+        if (flat[s, :first[s]] >= floor[s]).any():   # a contender before the first best
+            return choose_splits(cuts, sums, rules, roots, gains)
+    l2, n_cuts = rules.l2_regularization, gains.shape[2]
+    results = [None] * m
+    for s in np.flatnonzero(some):
+        gain = flat[s, first[s]]
+        if roots[s]:
+            if not gain > -sums.G[s] ** 2 / (sums.H[s] + l2):
+                continue
+        elif not gain > 2 * cap[s]:
+            return choose_splits(cuts, sums, rules, roots, gains)   # the bound decides
+        j, cut = divmod(int(first[s]), n_cuts)
+        results[s] = FoundSplit(float(gain), j, cut, int(cuts.NL[s, j, cut]),
+                                float(cuts.GL[s, j, cut]), float(cuts.HL[s, j, cut]),
+                                None if cuts.order is None else cuts.order[s, j])
+    return results
+
+
+def node_caps(sums, tops, some):
+    """``treelib.growth.boosting_histograms.newton_bound_cap`` of the nodes ``some``
+    (the others' cap: 0) with best gains ``tops``, in Python floats for a few nodes:
+    the same operations in the same order, so the same floats.  None when a node of
+    ``some`` has a best gain or a cap that is not finite, or no positive H.  O(m)."""
+    caps = []
+    for top, inside, G, H, N, A in zip(tops.tolist(), some.tolist(), sums.G.tolist(),
+                                       sums.H.tolist(), sums.N.tolist(), sums.A.tolist()):
+        if not inside:
+            caps.append(0.0)
+            continue
+        if not (H > 0 and abs(top) < INF):
+            return None
+        cap = 4 * EPS * (max(top, 0.0) + 2 * G * G / H) + 32 * EPS * N * A * sums.scale
+        if not abs(cap) < INF:
+            return None
+        caps.append(cap)
+    return np.array(caps)
