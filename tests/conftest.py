@@ -32,10 +32,12 @@ def notebook_cells(name, tag="teaching"):
 
 
 def prose(name):
-    """The markdown of ``notebooks/<name>``, its white space folded to single spaces."""
+    """The markdown of ``notebooks/<name>``, its white space folded to single spaces and
+    its glossary links read as their words (``tools/link_glossary.py`` adds them)."""
     notebook = nbformat.read(NOTEBOOKS / name, as_version=4)
-    return " ".join(" ".join(c.source.split()) for c in notebook.cells
+    text = " ".join(" ".join(c.source.split()) for c in notebook.cells
                     if c.cell_type == "markdown")
+    return re.sub(r"\[([^\]]*)\]\(\.\./book/glossary\.md#[\w-]+\)", r"\1", text)
 
 
 def claim(name, sentence):

@@ -22,6 +22,8 @@ Command line (``python -m treelib.bench --help``)::
     python -m treelib.bench forests         # ensembles against ensembles, forest fit time
     python -m treelib.bench distributed     # histograms on a LocalCluster: bytes and time
     python -m treelib.bench parallel        # threads, scikit-learn's parallelism, a LocalCluster
+    python -m treelib.bench speed           # issue 24: forests per node, level-wise, n_jobs
+    python -m treelib.bench per_node        # issue 24: the per-node growers' time per node
 
 Each writes ``benchmarks/<file>.csv`` (``--output`` to change): one row per fit, after
 ``# key: value`` lines that record the machine it ran on.  Every fit runs with
@@ -149,8 +151,9 @@ BENCHMARKS["parallel"] = Benchmark(parallel, "n_jobs 1 and 2 in the level-wise g
 BENCHMARKS["boosting"] = Benchmark(boosting, "gradient boosting against scikit-learn, "
                                    "LightGBM and XGBoost; line search; GOSS (minutes)",
                                    "boosting")
-BENCHMARKS["speed"] = Benchmark(speed, "issue 24: forests with max_features level-wise and "
-                                "across processes against scikit-learn (minutes)", "speed")
+BENCHMARKS["speed"] = Benchmark(speed, "issue 24: forests (random forests, extra trees) "
+                                "with max_features per node and level-wise, and across "
+                                "processes, against scikit-learn (about 3 minutes)", "speed")
 BENCHMARKS["per_node"] = Benchmark(per_node, "issue 24: time per node of the per-node "
                                    "growers against scikit-learn's (about 2 minutes)",
                                    "per_node")

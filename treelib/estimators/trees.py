@@ -204,7 +204,9 @@ default=None
         grows whole levels at once and needs ``splitter="cumsum"`` or ``"hist"`` (with
         the histogram subtraction trick); with ``max_features`` it draws each node's
         features breadth first (``treelib.growth.level_features``), so its trees differ
-        from the per-node builders' for the same seed.  "recursive" grows
+        from the per-node builders' for the same seed (None stays depth first with
+        ``max_features`` too: scikit-learn's order and numbering; the forests choose
+        level-wise growth, ``treelib.estimators.bagging.forest_builder``).  "recursive" grows
         trees at most half of Python's recursion limit deep (500 levels by default) and
         raises a ValueError beyond.
     max_depth : int or None, default=None

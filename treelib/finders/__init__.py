@@ -200,7 +200,10 @@ class Finder:
                       else Constraint(self.monotonic_cst[chosen], Bounds(*bounds)))
         self.given = None if node is None else (Y, weights, node)
         try:
-            split = self.search_features(data, Y, weights, categories, constraint)
+            # (the four-argument call without a constraint: a subclass that overrides
+            # search_features(data, Y, weights, categories), as chapter 4 teaches, still works)
+            split = (self.search_features(data, Y, weights, categories) if constraint is None
+                     else self.search_features(data, Y, weights, categories, constraint))
         finally:
             self.given = None
         if split is None:
