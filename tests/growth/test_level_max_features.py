@@ -5,21 +5,19 @@ key).  Checked node by node against a per-node reference that follows the same c
 for reproducibility, for the number of features searched, and for uniform draws."""
 
 import dataclasses
-from collections import deque
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from treelib.criteria import node_statistics, target_statistics
+from tests.growth.breadth_first import grow_breadth_first
+from treelib.criteria import target_statistics
 from treelib.finders import Finder
 from treelib.growth import StoppingRules
-from treelib.growth.depth_first import children_of
 from treelib.growth.level_features import draw_level, node_features
 from treelib.growth.level_wise import grow_level_wise_exact
 from treelib.growth.level_wise_hist import grow_level_wise_hist
-from treelib.tree import LEFT, RIGHT, TreeRecorder
 
 
 class KeyedFinder(Finder):
@@ -43,29 +41,6 @@ class KeyedFinder(Finder):
             cuts = self.bin_thresholds[feature]
             threshold = float(cuts[split.bin]) if split.bin < len(cuts) else np.inf
         return dataclasses.replace(split, feature=feature, threshold=threshold)
-
-
-def grow_breadth_first(data, Y, finder, rules, weights=None):
-    """A per-node grower visiting the nodes breadth first (the reference's order)."""
-    tree, queue = TreeRecorder(), deque([(np.arange(len(Y)), 0, None, LEFT)])
-    total = len(Y) if weights is None else float(np.sum(weights))
-    while queue:
-        samples, depth, parent, branch = queue.popleft()
-        w = None if weights is None else weights[samples]
-        node = node_statistics(Y[samples], [len(samples)], finder.criterion, w)
-        node_id = tree.add_nodes(node.value[0], node.impurity[0], len(samples), parent,
-                                 branch, node.weight[0])
-        if rules.is_leaf(len(samples), node.impurity[0], depth, finder.min_samples_leaf):
-            continue
-        split = finder(data[samples], Y[samples], w)
-        if split is None or rules.rejects(split.gain, total):
-            continue
-        tree.set_splits(node_id, split.feature, split.threshold, split.missing_go_to_left,
-                        split.categories_left)
-        left, right = children_of(data, samples, split)
-        queue.append((left, depth + 1, node_id, LEFT))
-        queue.append((right, depth + 1, node_id, RIGHT))
-    return tree.finish()
 
 
 def assert_same_tree(a, b):

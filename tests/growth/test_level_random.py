@@ -5,20 +5,18 @@ duplicates, constant features, tiny n, large offsets, weights), for reproducibil
 the per-node growers' stump, and for uniform thresholds."""
 
 import dataclasses
-from collections import deque
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from treelib.criteria import node_statistics, target_statistics
+from tests.growth.breadth_first import grow_breadth_first
+from treelib.criteria import target_statistics
 from treelib.finders import Finder
 from treelib.finders.random import random_split
 from treelib.growth import StoppingRules, grow
-from treelib.growth.depth_first import children_of
 from treelib.growth.level_random import grow_level_wise_random, grow_random_batch
-from treelib.tree import LEFT, RIGHT, TreeRecorder
 
 
 class Drawn:
@@ -56,28 +54,6 @@ class ContractFinder(Finder):
         if split is None:
             return None
         return dataclasses.replace(split, feature=int(chosen[split.feature]))
-
-
-def grow_breadth_first(data, Y, finder, rules, weights=None):
-    """A per-node grower visiting the nodes breadth first (the reference's order)."""
-    tree, queue = TreeRecorder(), deque([(np.arange(len(Y)), 0, None, LEFT)])
-    total = len(Y) if weights is None else float(np.sum(weights))
-    while queue:
-        samples, depth, parent, branch = queue.popleft()
-        w = None if weights is None else weights[samples]
-        node = node_statistics(Y[samples], [len(samples)], finder.criterion, w)
-        node_id = tree.add_nodes(node.value[0], node.impurity[0], len(samples), parent,
-                                 branch, node.weight[0])
-        if rules.is_leaf(len(samples), node.impurity[0], depth, finder.min_samples_leaf):
-            continue
-        split = finder(data[samples], Y[samples], w)
-        if split is None or rules.rejects(split.gain, total):
-            continue
-        tree.set_splits(node_id, split.feature, split.threshold, split.missing_go_to_left)
-        left, right = children_of(data, samples, split)
-        queue.append((left, depth + 1, node_id, LEFT))
-        queue.append((right, depth + 1, node_id, RIGHT))
-    return tree.finish()
 
 
 def assert_same_tree(a, b):
