@@ -50,8 +50,8 @@ from treelib.estimators.fixed_point import (
     fit_fixed_point_tree,
     set_inputs,
 )
-from treelib.estimators.params import check_boosting_options, forget_fit
-from treelib.estimators.trees import apply_ccp_alpha, tree_settings
+from treelib.estimators.params import check_boosting_options, forget_fit, tree_settings
+from treelib.estimators.trees import apply_ccp_alpha
 from treelib.growth.row_parts import RowPart, Summary, ValueCounts, merge
 from treelib.losses import HalfBinomialLoss, HalfSquaredError
 from treelib.options import check

@@ -44,7 +44,7 @@ def set_inputs(estimator, n_features):
 
 def fit_fixed_point_tree(tree, parts, n_features):
     """Fit the ``DecisionTreeRegressor`` ``tree`` on the rows of ``parts`` from exact
-    sums (its options checked: ``treelib.estimators.trees.tree_settings``); sets ``tree_``,
+    sums (its options checked: ``treelib.estimators.params.tree_settings``); sets ``tree_``,
     ``bin_thresholds_``, ``feature_importances_``, ``max_features_`` and
     ``growth_counter_``."""
     n = parts.n_rows
