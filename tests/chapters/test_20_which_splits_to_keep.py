@@ -76,7 +76,7 @@ def test_the_teaching_weakest_link_is_treelibs(california, depth):
 
 def test_the_full_trees_differ_from_scikit_learns(california):
     claim(NOTEBOOK, "On these rows, where prices repeat (1,353 distinct among 2,000), such "
-                    "[ties](../book/glossary.md#tie) deep in the tree change which rows go "
+                    "ties deep in the tree change which rows go "
                     "together, and the two full trees and their paths differ.")
     X, y, _, _ = california
     assert len(np.unique(y)) == 1353
@@ -162,7 +162,7 @@ def test_scaling_the_target_scales_the_path(california):
 
 def test_no_root_cut_of_the_xor_grid_gains():
     claim(NOTEBOOK, "every cut of either feature at the root leaves both sides half and "
-                    "half, so its [gain](../book/glossary.md#gain) is 0")
+                    "half, so its gain is 0")
     X, y = xor_grid()
     for feature in range(2):
         for threshold in np.unique(X[:, feature])[:-1]:
