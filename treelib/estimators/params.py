@@ -6,8 +6,10 @@ import numbers
 from typing import NamedTuple
 
 import numpy as np
+from sklearn.base import is_classifier
 
 from treelib.binning import check_max_bins
+from treelib.criteria import CLASSIFICATION_CRITERIA, REGRESSION_CRITERIA
 from treelib.finders import check_splitter
 from treelib.finders.categorical import STRATEGIES
 from treelib.growth import StoppingRules, check_builder
@@ -65,8 +67,9 @@ def tree_settings(tree, n_features, *, categorical=False, missing=False, weighte
     options: ``check_monotonic_options``).  ``builder=None`` is "level_wise" with
     fixed-point sums (refused with ``monotonic_cst``), else "best_first" with
     ``max_leaf_nodes``, else "depth_first".  O(1)."""
-    if tree.criterion not in tree._criteria:
-        raise ValueError(f"criterion must be one of {list(tree._criteria)}; "
+    criteria = CLASSIFICATION_CRITERIA if is_classifier(tree) else REGRESSION_CRITERIA
+    if tree.criterion not in criteria:
+        raise ValueError(f"criterion must be one of {list(criteria)}; "
                          f"got {tree.criterion!r}")
     check_splitter(tree.splitter)
     sums = check_histogram_sums(getattr(tree, "histogram_sums", "float"))
