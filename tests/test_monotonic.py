@@ -205,7 +205,7 @@ def test_bad_constraints_are_refused(constraint, message):
     ({"builder": "level_wise"}, "level_wise"),
     ({"splitter": "random", "random_state": 0}, "random"),
     ({"criterion": "absolute_error"}, "absolute_error"),
-    ({"splitter": "hist", "histogram_sums": "fixed_point"}, "level_wise")])
+    ({"splitter": "hist", "histogram_sums": "fixed_point"}, "histogram_sums='fixed_point'")])
 def test_options_that_cannot_constrain_are_refused(options, message):
     X, y = np.arange(12.0).reshape(4, 3), np.arange(4.0)
     with pytest.raises(ValueError, match=message):

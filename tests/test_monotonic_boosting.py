@@ -249,9 +249,9 @@ def test_a_dict_names_the_features(california):
     (HistGradientBoostingRegressor(monotonic_cst=[1, 0, 0], categorical_features=[0]),
      [[0, 1, 2]] * 4, [1, 2, 3, 4], "categorical features \\[0\\]"),
     (HistGradientBoostingClassifier(monotonic_cst=[0, 0, 0]), [[0, 1, 2]] * 6,
-     [0, 1, 2, 0, 1, 2], "multiclass classification"),
+     [0, 1, 2, 0, 1, 2], "multiclass classification \\(3 classes\\)"),
     (HistGradientBoostingRegressor(monotonic_cst=[1, 0, 0], histogram_sums="fixed_point"),
-     [[0, 1, 2]] * 4, [1, 2, 3, 4], "fixed_point"),
+     [[0, 1, 2]] * 4, [1, 2, 3, 4], "monotonic_cst needs histogram_sums='float'"),
 ])
 def test_bad_input_is_named(model, X, y, match):
     with pytest.raises(ValueError, match=match):

@@ -133,10 +133,11 @@ class BaseHistGradientBoosting(BaseEstimator):
             weights = check_sample_weight(sample_weight, len(y))
         signs = monotonic_signs(self.monotonic_cst, self.is_categorical_,
                                 getattr(self, "feature_names_in_", None))
-        if self.monotonic_cst is not None and (loss.n_outputs > 1 or signs is not None
-                                               and self.histogram_sums != "float"):
+        if self.monotonic_cst is not None and loss.n_outputs > 1:
             raise ValueError("monotonic_cst is not supported for multiclass classification "
-                             "(as in scikit-learn) nor with histogram_sums='fixed_point'")
+                             f"({loss.n_outputs} classes), as in scikit-learn")
+        if signs is not None and self.histogram_sums != "float":
+            raise ValueError("monotonic_cst needs histogram_sums='float', not 'fixed_point'")
         if self.histogram_sums == "fixed_point":
             return fit_fixed_point_boosting(self, LocalParts([RowPart(X, y)]), loss)
         rng = check_random_state(self.random_state)

@@ -37,18 +37,21 @@ class TreeSettings(NamedTuple):
     histogram_sums: str
 
 
-def check_monotonic_options(monotonic_cst, builder, splitter, criterion):
-    """A ValueError naming what cannot take ``monotonic_cst`` (when it is not None): the
-    builder "level_wise" (whole levels at once: no per-node bounds; fixed-point sums
-    grow level-wise, so they are refused too), the "random" splitter (its draws are not
+def check_monotonic_options(monotonic_cst, builder, splitter, criterion, sums="float"):
+    """A ValueError naming what cannot take ``monotonic_cst`` (when it is not None):
+    fixed-point ``sums`` (they grow level-wise), the builder "level_wise" (whole levels
+    at once: no per-node bounds), the "random" splitter (its draws are not
     scikit-learn's) and absolute error (children's medians, not implemented).  O(1)."""
     if monotonic_cst is None:
         return
+    if sums == "fixed_point":
+        raise ValueError("histogram_sums='fixed_point' does not take monotonic_cst: "
+                         "fixed-point sums grow level-wise, which carries no per-node "
+                         "bounds; use histogram_sums='float'")
     if builder == "level_wise":
         raise ValueError("builder='level_wise' does not take monotonic_cst: it searches "
                          "whole levels at once and carries no per-node bounds; use "
-                         "builder=None, 'depth_first', 'recursive' or 'best_first' (and "
-                         "histogram_sums='float')")
+                         "builder=None, 'depth_first', 'recursive' or 'best_first'")
     if splitter == "random":
         raise ValueError("splitter='random' does not take monotonic_cst: its drawn "
                          "thresholds are not scikit-learn's; use an exact splitter or 'hist'")
@@ -87,7 +90,7 @@ def tree_settings(tree, n_features, *, categorical=False, missing=False, weighte
         raise ValueError(f"categorical_splitter must be one of {list(STRATEGIES)}; "
                          f"got {tree.categorical_splitter!r}")
     check_monotonic_options(getattr(tree, "monotonic_cst", None), builder, tree.splitter,
-                            tree.criterion)
+                            tree.criterion, sums)
     check(builder=builder, splitter=tree.splitter, criterion=tree.criterion,
           max_features=max_features, max_leaf_nodes=max_leaf_nodes, categorical=categorical,
           missing=missing, sample_weight=weighted, n_jobs=tree.n_jobs, histogram_sums=sums)
