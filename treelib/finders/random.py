@@ -52,8 +52,7 @@ def random_split(X, Y, rng, criterion="squared_error", min_samples_leaf=1, weigh
                          "or 'hist'")
     node = node_statistics(Y, [n], criterion, weights)
     low, high = X.min(axis=0).astype(np.float64), X.max(axis=0).astype(np.float64)
-    threshold = low + rng.random(X.shape[1]) * (high - low)
-    threshold = np.where(threshold >= high, low, threshold)
+    threshold = random_thresholds(low, high, rng.random(X.shape[1]))
     goes_left = X <= threshold                                    # (n, f)
     n_left = goes_left.sum(axis=0)
     sums_left = goes_left.T.astype(np.float64) @ node.stats       # (f, k)
@@ -70,3 +69,13 @@ def random_split(X, Y, rng, criterion="squared_error", min_samples_leaf=1, weigh
     return Split(feature=feature, threshold=float(threshold[feature]),
                  gain=max(float(gains[0, feature]), 0.0), n_left=int(n_left[feature]),
                  n_right=int(n - n_left[feature]))
+
+
+def random_thresholds(low, high, uniforms):
+    """The drawn thresholds, one formula for every grower: ``low + u (high - low)`` in
+    float64 for the ``uniforms`` u in [0, 1), replaced by ``low`` where it rounds up to
+    ``high`` (so both children are non-empty when ``high > low``).  ``low`` and ``high``
+    are a feature's smallest and largest values in the node (any shapes that broadcast
+    with ``uniforms``).  O(size)."""
+    threshold = low + uniforms * (high - low)
+    return np.where(threshold >= high, low, threshold)

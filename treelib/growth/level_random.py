@@ -26,10 +26,11 @@ numbers a left subtree will take before it has grown it, so it follows its own c
 
     Feature j's threshold is ``t = lo_j + u (hi_j - lo_j)`` in float64 (``lo_j``,
     ``hi_j`` its smallest and largest value in the node), replaced by ``lo_j`` when it
-    rounds up to ``hi_j``: ``random_split``'s definition.  A feature that does not vary
-    in the node, or whose threshold leaves a child fewer than ``min_samples_leaf``
-    samples (or no weight), is no candidate; the best candidate wins under the one tie
-    rule (``treelib.split.best_cut``: lowest feature among gains equal up to rounding).
+    rounds up to ``hi_j``: ``random_split``'s definition (``treelib.finders.random
+    .random_thresholds``).  A feature that does not vary in the node, or whose threshold
+    leaves a child fewer than ``min_samples_leaf`` samples (or no weight), is no
+    candidate; the best candidate wins under the one tie rule (``treelib.split
+    .best_cut``: lowest feature among gains equal up to rounding).
 
 A level takes its numbers in one call, ``rng.random((m, f + k))`` or ``rng.random((m,
 f))``, which fills row after row: node p of the level gets the numbers p per-node calls
@@ -59,6 +60,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from treelib.criteria import NodeStatistics, node_statistics
+from treelib.finders.random import random_thresholds
 from treelib.gains import score_cuts
 from treelib.growth.level_features import node_features
 from treelib.growth.level_partition import partition, partition_plan
@@ -250,8 +252,7 @@ def score_chunk(level, search, draws, where):
     else:
         values = search.data[samples[:, None], draws.features[segment, columns]]
     low, high = ranges[0].astype(np.float64), ranges[1].astype(np.float64)    # (m, c)
-    threshold = low + uniforms * (high - low)
-    threshold = np.where(threshold >= high, low, threshold)
+    threshold = random_thresholds(low, high, uniforms)
     goes_left = values <= threshold[segment]                                   # (p, c)
     n_left = np.add.reduceat(goes_left, starts, axis=0, dtype=np.intp)
     sums_left = left_sums(goes_left, level, search, starts)                   # (m, c, k)
