@@ -37,7 +37,7 @@ def prose(name):
     notebook = nbformat.read(NOTEBOOKS / name, as_version=4)
     text = " ".join(" ".join(c.source.split()) for c in notebook.cells
                     if c.cell_type == "markdown")
-    return re.sub(r"\[([^\]]*)\]\(\.\./book/glossary\.md#[\w-]+\)", r"\1", text)
+    return re.sub(r"\[([^\[\]]*)\]\(\.\./book/glossary\.md#[\w-]+\)", r"\1", text)
 
 
 def claim(name, sentence):
