@@ -8,7 +8,8 @@ randomness, each one parameter:
   sample is passed to the tree as integer **sample weights** (the counts; rows never
   drawn have weight 0 and take no part), exactly as scikit-learn does;
 - **feature subsampling** (``max_features``): each node searches only that many features,
-  chosen at random (``treelib.finders.Finder``);
+  chosen at random (node by node, ``treelib.finders.Finder``; level-wise, breadth first,
+  ``treelib.growth.level_features``);
 - **random thresholds** (extra trees, ``splitter="random"``): each feature offers one
   threshold drawn uniformly in the node (``treelib.finders.random``).
 

@@ -201,9 +201,10 @@ _PARAMETERS = """
 default=None
         The growth order (``treelib.growth``).  None means "depth_first", or
         "best_first" when ``max_leaf_nodes`` is set, as in scikit-learn.  "level_wise"
-        grows whole levels at once and needs ``splitter="cumsum"`` or ``"hist"`` (with
-        the histogram subtraction trick); with ``max_features`` it draws each node's
-        features breadth first (``treelib.growth.level_features``), so its trees differ
+        grows whole levels at once and needs ``splitter="cumsum"``, ``"hist"`` (with
+        the histogram subtraction trick) or ``"random"`` (each node's thresholds drawn
+        breadth first, ``treelib.growth.level_random``); with ``max_features`` it draws
+        each node's features breadth first (``treelib.growth.level_features``), so its trees differ
         from the per-node builders' for the same seed (None stays depth first with
         ``max_features`` too: scikit-learn's order and numbering; the forests choose
         level-wise growth, ``treelib.estimators.bagging.forest_builder``).  "recursive" grows

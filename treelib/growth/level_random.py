@@ -40,9 +40,10 @@ in which the nodes take their draws (the same distribution of trees).  A node's 
 is ``random_split``'s on its drawn features with its drawn numbers, except that the left
 sums are added in another order (gains equal up to rounding, decided by the tie rule).
 
-**A batch of trees** (``grow_random_batch``, for forests): the levels of several trees,
-each with its own generator and sample weights, are laid out tree after tree and
-searched in the same numpy calls; each tree takes its draws from its own generator under
+**A batch of trees** (``grow_random_batch``, meant for forests, which do not call it
+yet: each forest tree is grown alone): the levels of several trees, each with its own
+generator and sample weights, are laid out tree after tree and searched in the same
+numpy calls; each tree takes its draws from its own generator under
 the contract, so it is the tree grown alone, bit for bit (a node's sums never mix with
 another node's).  Only the draws and the recording of the nodes loop over the trees.
 

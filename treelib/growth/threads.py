@@ -41,8 +41,10 @@ CHUNK_VALUES = 2**21
 
 
 def check_n_jobs(n_jobs):
-    """``n_jobs`` as a number of threads: None is 1, -1 every core (``os.cpu_count()``),
-    a positive integer itself; anything else raises a ValueError."""
+    """``n_jobs`` as a number of workers (a level's threads here; a forest's processes,
+    ``treelib.estimators.bagging.grow_forest``): None is 1, -1 every core
+    (``os.cpu_count()``), a positive integer itself; anything else raises a ValueError.
+    O(1)."""
     if n_jobs is None:
         return 1
     if isinstance(n_jobs, bool) or not isinstance(n_jobs, int) or not (
