@@ -138,10 +138,10 @@ def test_committed_ensembles_and_criteria():
     fits, _ = load_results("boosting")
     median = fits[fits.experiment == "peers"].groupby(["dataset", "library"]).seconds.median()
     assert 2 < median["california", "treelib"] / median["california", "scikit-learn"] < 10
-    claim(NOTEBOOK, "treelib's random forest regressor within a small factor of "
-                    "scikit-learn's compiled one")
+    claim(NOTEBOOK, "The committed run found treelib's random forest regressor, grown a "
+                    "level at a time, at 1.4 times scikit-learn's CPU time")
     _, info = load_results("forests")
-    assert 1 < float(info["cpu_time_ratio (treelib / scikit-learn)"]) < 2
+    assert round(float(info["cpu_time_ratio (treelib / scikit-learn)"]), 1) == 1.4
     claim(NOTEBOOK, "The rescan is several times slower than the running median at this "
                     "size, and scikit-learn's compiled search faster")
     fits, _ = load_results("criteria")
