@@ -1,5 +1,6 @@
 """Forests grown level-wise with max_features (the default wherever the options' table
-allows it), and across processes or threads (n_jobs): the same forest for every n_jobs."""
+allows it), and across processes or threads (n_jobs): the same forest for every n_jobs;
+level-wise extra trees grown in batches, each tree the one its seed grows alone."""
 
 import tracemalloc
 
@@ -10,10 +11,17 @@ from sklearn.datasets import make_classification
 from treelib.criteria import target_statistics
 from treelib.estimators import (
     ExtraTreesClassifier,
+    ExtraTreesRegressor,
     RandomForestClassifier,
     RandomForestRegressor,
 )
-from treelib.estimators.bagging import ForestJob, grow_forest
+from treelib.estimators.bagging import (
+    BATCH_TREES,
+    ForestJob,
+    forest_units,
+    grow_forest,
+    grow_forest_tree,
+)
 from treelib.finders import Finder
 from treelib.growth import StoppingRules
 from treelib.growth.level_wise import grow_level_wise_exact
@@ -103,3 +111,62 @@ def test_level_wise_max_features_memory_grows_with_the_data():
         peaks.append(tracemalloc.get_traced_memory()[1])
         tracemalloc.stop()
     assert peaks[1] < 1.5 * peaks[0]
+
+
+def same_trees(grown, alone):
+    assert len(grown) == len(alone)
+    for (a, _), (b, _) in zip(grown, alone):
+        for name in ("feature", "threshold", "children_left", "children_right", "value",
+                     "impurity", "n_node_samples", "weighted_n_node_samples"):
+            np.testing.assert_array_equal(getattr(a, name), getattr(b, name))
+
+
+@pytest.mark.parametrize("criterion, max_features, bootstrap, weighted", [
+    ("gini", 3, True, False), ("entropy", None, False, True),
+    ("squared_error", 2, True, True), ("squared_error", None, False, False)])
+def test_batched_extra_trees_are_each_tree_grown_alone(criterion, max_features, bootstrap,
+                                                        weighted):
+    """Level-wise extra trees grow in batches (``grow_random_batch``): every tree is
+    ``grow_forest_tree``'s for its seed (bootstrap counts with zeros, sample weights with
+    zeros), bit for bit, for one worker, processes and threads."""
+    X, y = data(250, 7, seed=3)
+    rng = np.random.default_rng(1)
+    weights = rng.integers(0, 3, len(y)).astype(np.float64) if weighted else None
+    finder = dict(splitter="random", criterion=criterion, min_samples_leaf=1, max_bins=255,
+                  max_features=max_features)
+    job = ForestJob(X.astype(np.float32), target_statistics(y + 0.5 * X[:, 0], criterion)
+                    if criterion == "squared_error" else target_statistics(y, criterion),
+                    weights, len(y) if bootstrap else None, "level_wise",
+                    StoppingRules(min_samples_split=3), finder)
+    seeds = np.random.RandomState(0).randint(2**31 - 1, size=BATCH_TREES + 5)
+    alone = [grow_forest_tree(job, seed) for seed in seeds]
+    same_trees(grow_forest(job, seeds, 1), alone)
+    same_trees(grow_forest(job, seeds, 2, "threads"), alone)
+
+
+def test_batches_are_near_equal_and_a_multiple_of_the_workers():
+    job = ForestJob(np.zeros((3, 2), np.float32), np.zeros((3, 1)), None, None, "level_wise",
+                    StoppingRules(), dict(splitter="random"))
+    for n_trees, n_jobs in ((1, 1), (16, 1), (17, 1), (50, 1), (50, 2), (100, 4), (10, 4)):
+        units = forest_units(job, np.arange(n_trees), n_jobs)
+        sizes = [len(unit) for unit in units]
+        np.testing.assert_array_equal(np.concatenate(units), np.arange(n_trees))
+        assert max(sizes) <= BATCH_TREES and max(sizes) - min(sizes) <= 1
+        assert len(units) % n_jobs == 0 or n_trees < n_jobs
+    per_node = ForestJob(job.X, job.Y, None, None, "depth_first", StoppingRules(),
+                         dict(splitter="random"))
+    assert [list(u) for u in forest_units(per_node, np.arange(3), 2)] == [[0], [1], [2]]
+
+
+@pytest.mark.parametrize("n_jobs", [2, 3])
+def test_batched_extra_trees_forests_are_the_same_for_every_n_jobs(n_jobs):
+    X, y = data(300, 10, seed=2)
+    for model in (ExtraTreesClassifier(40, random_state=0, bootstrap=True, oob_score=True),
+                  ExtraTreesRegressor(37, random_state=1, max_features=0.5)):
+        target = X[:, 0] + y if isinstance(model, ExtraTreesRegressor) else y
+        one = model.fit(X, target)
+        assert one.builder_ == "level_wise"
+        many = model.__class__(**{**model.get_params(), "n_jobs": n_jobs}).fit(X, target)
+        same_forest(one, many)
+        for a, b in zip(one.estimators_, many.estimators_):
+            np.testing.assert_array_equal(a.impurity, b.impurity)

@@ -6,7 +6,10 @@ and the rows ``RandomState(seed).randint(0, n, n_bootstrap)``, as in
 ``sklearn.ensemble``.  Each tree is grown by the fastest grower that supports the
 settings (``forest_builder``): level by level wherever the options' table allows it (the
 exact or histogram search, a criterion scored from sums, no missing value), a feature
-subset included, else depth first (best first with ``max_leaf_nodes``).
+subset included, else depth first (best first with ``max_leaf_nodes``).  Level-wise extra
+trees (``splitter="random"``) are grown in batches of about ``BATCH_TREES``, every level
+of a batch's trees in the same numpy calls (``treelib.growth.level_random
+.grow_random_batch``): each tree is still the one its seed grows alone, bit for bit.
 """
 
 import multiprocessing
@@ -21,11 +24,16 @@ from sklearn.utils import check_random_state
 from treelib.estimators.params import check_number, numpy_rng
 from treelib.finders import Finder
 from treelib.growth import grow, without_zero_weights
+from treelib.growth.level_random import grow_random_batch
 from treelib.options import combines
 from treelib.validation import check_sample_weight
 
 #: scikit-learn's bound for the seeds of the trees (``np.iinfo(np.int32).max``).
 MAX_INT = np.iinfo(np.int32).max
+
+#: Most trees a forest of level-wise extra trees grows in one batch (per worker); a batch
+#: holds its trees' samples and level statistics, about this many trees' worth.
+BATCH_TREES = 16
 
 #: The splitters whose trees accept missing values (NaN).
 MISSING_VALUE_SPLITTERS = ("cumsum", "hist")
@@ -166,17 +174,52 @@ class ForestJob:
     finder: dict
 
 
+def tree_weights(job, seed):
+    """The sample weights of the tree of ``seed``: its bootstrap counts, else the forest's
+    ``sample_weight`` (None: all 1).  O(n)."""
+    return (job.sample_weight if job.n_bootstrap is None else
+            bootstrap_counts(seed, len(job.X), job.n_bootstrap, job.sample_weight))
+
+
 def grow_forest_tree(job, seed):
     """The tree of ``seed`` (its bootstrap sample and its finder's generator) and its
     finder's bin thresholds (None but for ``"hist"``).  With ``builder="level_wise"`` and
     fewer features than all, the level-wise growers draw each node's features under their
     own contract (``treelib.growth.level_features``).  The cost of its grower."""
-    weights = (job.sample_weight if job.n_bootstrap is None else
-               bootstrap_counts(seed, len(job.X), job.n_bootstrap, job.sample_weight))
     finder = Finder(rng=numpy_rng(seed), **job.finder)
-    data, Y, weights = without_zero_weights(job.X, job.Y, weights)
+    data, Y, weights = without_zero_weights(job.X, job.Y, tree_weights(job, seed))
     data = finder.prepare(data)
     return grow(job.builder, data, Y, finder, job.rules, weights=weights), finder.bin_thresholds
+
+
+def batched(job):
+    """Whether the forest's trees grow in batches: level-wise extra trees
+    (``grow_random_batch``).  O(1)."""
+    return (job.builder == "level_wise" and job.finder["splitter"] == "random"
+            and job.rules.max_leaf_nodes is None)
+
+
+def grow_forest_trees(job, seeds):
+    """``grow_forest_tree`` for each of ``seeds``, in order: level-wise extra trees all at
+    once (``grow_random_batch``, each tree with its own finder, generator and weights, so
+    bit for bit the tree grown alone), the others one after the other.  Cost: the trees'
+    growth; memory of a batch: its trees' samples and statistics, O(len(seeds) n k)."""
+    if not batched(job):
+        return [grow_forest_tree(job, seed) for seed in seeds]
+    finders = [Finder(rng=numpy_rng(seed), **job.finder) for seed in seeds]
+    weights = [tree_weights(job, seed) for seed in seeds]
+    trees = grow_random_batch(job.X, job.Y, finders, job.rules, weights)
+    return [(tree, finder.bin_thresholds) for tree, finder in zip(trees, finders)]
+
+
+def forest_units(job, seeds, n_jobs):
+    """The seeds cut into the units of work: one tree each, or for batched forests
+    (``batched``) batches of at most ``BATCH_TREES`` trees, a multiple of ``n_jobs`` of
+    them of near-equal sizes.  O(trees)."""
+    if not batched(job):
+        return [seeds[i:i + 1] for i in range(len(seeds))]
+    rounds = -(-len(seeds) // (BATCH_TREES * n_jobs))
+    return [part for part in np.array_split(np.asarray(seeds), n_jobs * rounds) if len(part)]
 
 
 def _start_worker(job):                   # each worker process keeps the forest's job
@@ -184,24 +227,28 @@ def _start_worker(job):                   # each worker process keeps the forest
     _WORKER_JOB = job
 
 
-def _grow_in_worker(seed):
-    return grow_forest_tree(_WORKER_JOB, seed)
+def _grow_in_worker(seeds):
+    return grow_forest_trees(_WORKER_JOB, seeds)
 
 
 def grow_forest(job, seeds, n_jobs=1, backend="processes"):
     """``grow_forest_tree`` for every seed, in order, with ``n_jobs`` workers: processes
-    (each tree grown whole by one of them; forked where the platform can, so the data are
-    not copied) or ``backend="threads"``.  A tree depends on its seed alone, so the forest
-    is the same for every ``n_jobs`` and backend.  O(trees x a tree's cost / n_jobs)."""
-    n_jobs = min(n_jobs, len(seeds))
-    if n_jobs <= 1:
-        return [grow_forest_tree(job, seed) for seed in seeds]
-    if backend == "threads":
+    (each unit of ``forest_units``, a tree or a batch of level-wise extra trees, grown
+    whole by one of them; forked where the platform can, so the data are not copied) or
+    ``backend="threads"``.  A tree depends on its seed alone, so the forest is the same
+    for every ``n_jobs`` and backend.  O(trees x a tree's cost / n_jobs)."""
+    n_jobs = max(1, min(n_jobs, len(seeds)))
+    units = forest_units(job, seeds, n_jobs)
+    if n_jobs == 1:
+        grown = [grow_forest_trees(job, unit) for unit in units]
+    elif backend == "threads":
         with ThreadPoolExecutor(n_jobs) as pool:
-            return list(pool.map(partial(grow_forest_tree, job), seeds))
-    fork = "fork" in multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("fork" if fork else None)
-    chunk = max(1, len(seeds) // (4 * n_jobs))
-    with ProcessPoolExecutor(n_jobs, mp_context=context, initializer=_start_worker,
-                             initargs=(job,)) as pool:
-        return list(pool.map(_grow_in_worker, seeds, chunksize=chunk))
+            grown = list(pool.map(partial(grow_forest_trees, job), units))
+    else:
+        fork = "fork" in multiprocessing.get_all_start_methods()
+        context = multiprocessing.get_context("fork" if fork else None)
+        chunk = max(1, len(units) // (4 * n_jobs))
+        with ProcessPoolExecutor(n_jobs, mp_context=context, initializer=_start_worker,
+                                 initargs=(job,)) as pool:
+            grown = list(pool.map(_grow_in_worker, units, chunksize=chunk))
+    return [tree for unit in grown for tree in unit]

@@ -40,12 +40,13 @@ in which the nodes take their draws (the same distribution of trees).  A node's 
 is ``random_split``'s on its drawn features with its drawn numbers, except that the left
 sums are added in another order (gains equal up to rounding, decided by the tie rule).
 
-**A batch of trees** (``grow_random_batch``, meant for forests, which do not call it
-yet: each forest tree is grown alone): the levels of several trees, each with its own
-generator and sample weights, are laid out tree after tree and searched in the same
-numpy calls; each tree takes its draws from its own generator under
-the contract, so it is the tree grown alone, bit for bit (a node's sums never mix with
-another node's).  Only the draws and the recording of the nodes loop over the trees.
+**A batch of trees** (``grow_random_batch``; the forests grow their level-wise extra
+trees through it, batch by batch: ``treelib.estimators.bagging.grow_forest_trees``): the
+levels of several trees, each with its own generator and sample weights, are laid out
+tree after tree and searched in the same numpy calls; each tree takes its draws from its
+own generator under the contract, so it is the tree grown alone, bit for bit (a node's
+sums never mix with another node's).  Only the draws and the recording of the nodes
+loop over the trees.
 
 Costs per level of m searched nodes holding n_active samples, f features, k statistics:
 O(f n_active) for the minima and maxima (with ``max_features``: of every feature, to know
