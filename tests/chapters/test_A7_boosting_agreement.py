@@ -258,3 +258,38 @@ def test_the_scan_scores_a_grid_of_cuts_as_wide_as_the_widest_feature(housing):
     hist = Histograms(*(np.zeros((1, data.n_features, data.width)) for _ in range(3)))
     GL, _, _, _ = candidate_sums(hist, data)
     assert GL.shape == (1, 8, 254)
+
+
+def test_the_profiled_trees_compute_no_rounding_bound(housing, monkeypatch):
+    """The page's fifty profiled trees: every batch of searched nodes is decided from the
+    gains alone (``boosting_scan.fast_splits``); ``choose_splits``, the only caller of
+    the rounding bounds on this path, is never reached."""
+    claim(NOTEBOOK, "no rounding bound in these fifty trees: `treelib.growth.boosting_scan` "
+                    "computes the bounds only when the gains alone cannot decide some node "
+                    "of a batch, as when a cut before the node's best could tie with it")
+    from treelib.growth import boosting_scan
+
+    fallbacks, batches = [], []
+    choose, fast = boosting_scan.choose_splits, boosting_scan.fast_splits
+
+    def counting_choose(*args, **kwargs):
+        fallbacks.append(1)
+        return choose(*args, **kwargs)
+
+    def counting_fast(*args, **kwargs):
+        batches.append(1)
+        return fast(*args, **kwargs)
+
+    monkeypatch.setattr(boosting_scan, "choose_splits", counting_choose)
+    monkeypatch.setattr("treelib.growth.boosting_grower.fast_splits", counting_fast)
+    X, y = housing
+    codes, thresholds = bin_features(X, 255)
+    data = BinnedData(codes, [len(t) + 1 for t in thresholds])
+    loss = HalfSquaredError()
+    raw = np.zeros((len(y), 1)) + loss.baseline(y)
+    for _ in range(50):
+        g, _ = loss.gradient_hessian(y, raw)
+        tree, leaf_of = grow_boosting_tree(data, g[:, 0], rules=BoostingRules(),
+                                           shrinkage=0.1)
+        raw[:, 0] += tree.value[leaf_of, 0]
+    assert len(batches) > 1000 and not fallbacks

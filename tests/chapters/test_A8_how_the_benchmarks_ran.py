@@ -138,6 +138,9 @@ def test_committed_ensembles_and_criteria():
     fits, _ = load_results("boosting")
     median = fits[fits.experiment == "peers"].groupby(["dataset", "library"]).seconds.median()
     assert 2 < median["california", "treelib"] / median["california", "scikit-learn"] < 10
+    claim(NOTEBOOK, "the committed ratio is that of the medians of the peers' full-length "
+                    "fits")
+    assert set(fits[fits.experiment == "peers"].iterations) == {200}    # not the fresh 50
     claim(NOTEBOOK, "The committed run found treelib's random forest regressor, grown a "
                     "level at a time, at 1.4 times scikit-learn's CPU time")
     _, info = load_results("forests")
@@ -162,6 +165,10 @@ def test_committed_speed_ratios():
         assert 6 <= ratios[(case, "treelib level_wise")] < 7
     assert [round(ratios[(c, "treelib per node")]) for c in ("rf_digits", "et_digits")] == [
         14, 27]
+    claim(NOTEBOOK, "The fresh run fits the two\ndigits forests with ten trees (the committed "
+                    "run: twenty)")
+    digits = fits[fits.case.isin(["rf_digits", "et_digits"])]
+    assert set(digits.n_trees) == {20}
     claim(NOTEBOOK, "`python -m treelib.bench\nspeed` (the committed run took under a minute)")
     assert seconds_of(info["duration"]) < 60
     claim(NOTEBOOK, "`python -m treelib.bench forests` (the committed run took about 2 minutes)")
