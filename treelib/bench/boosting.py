@@ -166,43 +166,6 @@ def per_repeat_ratio(fits, dataset="california"):
     return float(np.median(ratios)), ratios
 
 
-#: What ``checkout_ratios`` runs in each checkout: one fit of each library, one thread,
-#: and their CPU seconds as JSON.
-CHECKOUT_FIT = """
-import json
-from threadpoolctl import threadpool_limits
-from treelib.bench.boosting import boosting_data, peer_model
-from treelib.bench.fitting import time_fit_cpu
-X, _, y, _, task = boosting_data({dataset!r}, 0)
-with threadpool_limits(limits=1):
-    print(json.dumps({{lib: time_fit_cpu(peer_model(lib, task), X, y)[1]
-                      for lib in ("treelib", "scikit-learn")}}))
-"""
-
-
-def checkout_ratios(checkouts, repeats=5, dataset="california"):
-    """Before and after in one run: for each repeat, each checkout in turn (a directory
-    holding ``treelib/`` and ``.venv/``, e.g. a clone of an older commit and this one)
-    fits treelib's and scikit-learn's boosting on ``dataset`` (``ITERATIONS`` iterations,
-    one thread) in a fresh process; returns {checkout: [CPU-time ratio treelib /
-    scikit-learn per repeat]}.  Take medians of the per-repeat ratios.  O(repeats)
-    fits per checkout."""
-    import json
-    import os
-    import subprocess
-
-    ratios = {path: [] for path in checkouts}
-    for _ in range(repeats):
-        for path in checkouts:
-            done = subprocess.run([f"{path}/.venv/bin/python", "-c",
-                                   CHECKOUT_FIT.format(dataset=dataset)], cwd=path,
-                                  env=dict(os.environ, PYTHONPATH=str(path)),
-                                  capture_output=True, text=True, check=True)
-            cpu = json.loads(done.stdout.strip().splitlines()[-1])
-            ratios[path].append(cpu["treelib"] / cpu["scikit-learn"])
-    return ratios
-
-
 def run(full=False, repeats=1, seed=0, progress=None, datasets=("california", "a9a"),
         goss_datasets=("california", "california_200k", "a9a")):
     """The three experiments (one fit per setting by default), as one DataFrame:

@@ -111,7 +111,9 @@ class Finder:
         self.categories = categories
         self.bin_thresholds, self.missing = None, False
         self.monotonic_cst = None
-        self.given = None           # (Y, weights, NodeStatistics) of the node searched
+        # what ``__call__`` knows of the node it searches, for ``search_features``:
+        # (Y, weights, NodeStatistics or None, Constraint or None), or None
+        self.given = None
 
     def constrain(self, monotonic_cst):
         """Search under the monotonic constraints ``monotonic_cst`` (f,) of -1, 0, +1
@@ -164,12 +166,14 @@ class Finder:
         threshold is then its bin; ``__call__`` writes the threshold on X)."""
         return self.search_features(data, Y, weights, self.categories)
 
-    def search_features(self, data, Y, weights, categories, constraint=None):
-        """``search`` with the categorical features described by ``categories`` and the
-        monotonic ``constraint`` (``treelib.finders.monotonic.Constraint``, or None)."""
-        given = self.given            # the node's statistics, if ``__call__`` was given them
-        node = (given[2] if given is not None and given[0] is Y and given[1] is weights
-                else None)
+    def search_features(self, data, Y, weights, categories):
+        """``search`` with the categorical features described by ``categories``.  Called
+        by ``__call__`` on a node's rows, it also uses what the call knows of that node:
+        its statistics (not computed again) and its monotonic ``Constraint``; a subclass
+        that overrides this method (chapter 4) keeps this four-argument signature."""
+        given = self.given
+        node, constraint = (given[2:] if given is not None and given[0] is Y
+                            and given[1] is weights else (None, None))
         if self.splitter in SCORERS:
             return exact_split(data, Y, self.criterion, self.min_samples_leaf, self.splitter,
                                weights, categories, constraint=constraint, node=node)
@@ -198,12 +202,9 @@ class Finder:
                 categories = dataclasses.replace(categories, counts=categories.counts[chosen])
         constraint = (None if self.monotonic_cst is None
                       else Constraint(self.monotonic_cst[chosen], Bounds(*bounds)))
-        self.given = None if node is None else (Y, weights, node)
+        self.given = (Y, weights, node, constraint)
         try:
-            # (the four-argument call without a constraint: a subclass that overrides
-            # search_features(data, Y, weights, categories), as chapter 4 teaches, still works)
-            split = (self.search_features(data, Y, weights, categories) if constraint is None
-                     else self.search_features(data, Y, weights, categories, constraint))
+            split = self.search_features(data, Y, weights, categories)
         finally:
             self.given = None
         if split is None:

@@ -157,16 +157,15 @@ class TreeGrowth:
         sums = NodeSums(*([node[k] for node in nodes] for k in (2, 3)),
                         [len(node.rows) for node in nodes], [node.A for node in nodes],
                         self.scale)
-        found_splits = None
-        if self.rules.monotonic_cst is not None:
+        monotonic = self.rules.monotonic_cst is not None
+        if monotonic:
             limits = [self.limits[node.id] for node in nodes]
             sums.limits = [(node.G, node.H, lim.value, *lim.bounds)
                            for node, lim in zip(nodes, limits)]
             found_splits = scan_splits(batch, sums, self.data, self.rules)
-        if found_splits is None:              # (best_splits, without needless tie work)
+        else:                                 # (best_splits, without needless tie work)
             cuts = CutSums(*candidate_sums(batch, self.data), hessians=batch.h is not None)
             found_splits = fast_splits(cuts, sums, self.rules, roots)
-        monotonic = self.rules.monotonic_cst is not None
         for k, found in enumerate(found_splits):
             if found is not None:
                 key = GainOrder(found.gain) if monotonic else -found.gain

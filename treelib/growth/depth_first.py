@@ -78,10 +78,13 @@ class Node:
         signs = self.finder.monotonic_cst
         if signs is None or signs[split.feature] == 0:
             return bounds, bounds
-        w = np.ones(len(self.Y)) if self.weights is None else self.weights
-        sums = [float(np.sum(self.Y[rows, 0] * w[rows])) for rows in (left, right)]
-        middle = middle_value(sums[0], float(np.sum(w[left])), sums[1],
-                              float(np.sum(w[right])))
+        if self.weights is None:
+            sums = [(float(np.sum(self.Y[rows, 0])), float(len(rows))) for rows in (left, right)]
+        else:
+            w = self.weights
+            sums = [(float(np.sum(self.Y[rows, 0] * w[rows])), float(np.sum(w[rows])))
+                    for rows in (left, right)]
+        middle = middle_value(*sums[0], *sums[1])
         return child_bounds(int(signs[split.feature]), Bounds(*bounds), middle)
 
 

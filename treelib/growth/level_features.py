@@ -30,7 +30,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from treelib.segments import segment_ids
+from treelib.segments import segment_ids, segment_starts
 from treelib.split import Candidates
 
 
@@ -72,7 +72,7 @@ def varying_sorted(x_sorted, counts):
 def varying_codes(codes, samples, counts):
     """Which features vary in each node, (m, f), from the bin ``codes`` (n, f) of the
     level's ``samples``, node after node (``counts`` each).  O(f n_level)."""
-    starts = np.cumsum(counts) - counts
+    starts = segment_starts(counts)
     rows = codes[samples]
     return (np.maximum.reduceat(rows, starts, axis=0)
             > np.minimum.reduceat(rows, starts, axis=0))

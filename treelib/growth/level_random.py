@@ -66,6 +66,7 @@ from treelib.finders.random import random_thresholds
 from treelib.gains import score_cuts
 from treelib.growth.level_features import node_features
 from treelib.growth.level_partition import partition, partition_plan
+from treelib.growth.level_wise import select
 from treelib.growth.threads import CHUNK_VALUES, feature_chunks
 from treelib.segments import segment_ids, segment_starts
 from treelib.split import tie_winners
@@ -183,7 +184,7 @@ def select_level(level, keep, counts):
     their samples.  O(n_active k)."""
     rows = np.repeat(keep, counts)
     return RandomLevel(level.node_ids[keep], level.samples[rows], counts[keep],
-                       kept_nodes(level.nodes, keep),
+                       select(level.nodes, keep),
                        None if level.stats is None else level.stats[rows],
                        level.tree[keep], None if level.w is None else level.w[rows])
 
@@ -351,11 +352,3 @@ def record_children(trees, level, splits, child, child_counts):
         trees[t].set_splits(ids, feature[parents[mine]], threshold[parents[mine]], False)
     return child_ids
 
-
-def kept_nodes(nodes, keep):
-    """``NodeStatistics``' per-node sums of the nodes ``keep`` (no values, impurities or
-    stats).  O(nodes k)."""
-    return nodes._replace(value=None, impurity=None, stats=None, totals=nodes.totals[keep],
-                          abs_totals=None if nodes.abs_totals is None
-                          else nodes.abs_totals[keep],
-                          weight=nodes.weight[keep], scale=nodes.scale[keep])
