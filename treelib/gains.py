@@ -298,17 +298,12 @@ def score_cuts(sum_left, w_left, total, w, criterion, abs_total=None, n_terms=No
     ``treelib.criteria.node_statistics`` lays them out, ``split_statistics``):
     ``gain_from_sums`` and ``gain_rounding_bound`` together, with cuts that leave a side
     without weight scored ``-inf`` (bound 0).  Same shapes as ``gain_from_sums``."""
-    w_left = np.asarray(w_left)
-    (sum_left, positives_left), (total, positives) = (split_statistics(sum_left, criterion),
-                                                      split_statistics(total, criterion))
+    sum_left, w_left, total, gains, both_sides = _laid_out_gains(sum_left, w_left, total, w,
+                                                                 criterion, l2)
     abs_total = split_statistics(abs_total, criterion)[0]
     with np.errstate(divide="ignore", invalid="ignore"):
-        gains = gain_from_sums(sum_left, w_left, total, w, criterion, l2,
-                               positives=None if positives is None else (positives_left,
-                                                                         positives))
         bounds = gain_rounding_bound(sum_left, w_left, total, w, criterion, abs_total,
                                      gains, BoundTerms(n_terms, l2))
-    both_sides = (w_left > 0) & (w_left < w) & np.isfinite(gains)
     return np.where(both_sides, gains, -np.inf), np.where(both_sides, bounds, 0.0)
 
 
@@ -317,12 +312,21 @@ def score_gains(sum_left, w_left, total, w, criterion):
     ``l2``), bit for bit: the growers then ask ``score_cuts`` for the rounding bounds of
     the few cuts that may be tied with the best (``treelib.split.best_contender``).  Same
     shapes as ``gain_from_sums``."""
+    gains, both_sides = _laid_out_gains(sum_left, w_left, total, w, criterion, 0.0)[3:]
+    return np.where(both_sides, gains, -np.inf)
+
+
+def _laid_out_gains(sum_left, w_left, total, w, criterion, l2):
+    """What ``score_cuts`` and ``score_gains`` share: ``(sum_left, w_left, total, gains,
+    both_sides)``, the sums without Poisson's counts (``split_statistics``), the left
+    weights as an array, ``gain_from_sums``'s gains (not masked) and where a cut leaves
+    weight on both sides with a finite gain.  O(k) per cut."""
     w_left = np.asarray(w_left)
     (sum_left, positives_left), (total, positives) = (split_statistics(sum_left, criterion),
                                                       split_statistics(total, criterion))
     with np.errstate(divide="ignore", invalid="ignore"):
-        gains = gain_from_sums(sum_left, w_left, total, w, criterion,
+        gains = gain_from_sums(sum_left, w_left, total, w, criterion, l2,
                                positives=None if positives is None else (positives_left,
                                                                          positives))
     both_sides = (w_left > 0) & (w_left < w) & np.isfinite(gains)
-    return np.where(both_sides, gains, -np.inf)
+    return sum_left, w_left, total, gains, both_sides
