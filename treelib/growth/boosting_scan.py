@@ -40,10 +40,10 @@ O(m f C) for m nodes of f features and C cuts each.
 
 import numpy as np
 
-from treelib.gains import EPS
 from treelib.growth.boosting_histograms import (
     FoundSplit,
     choose_splits,
+    newton_bound_cap,
     newton_gains,
 )
 
@@ -89,19 +89,10 @@ def fast_splits(cuts, sums, rules, roots):
 
 def node_caps(sums, tops, some):
     """``treelib.growth.boosting_histograms.newton_bound_cap`` of the nodes ``some``
-    (the others' cap: 0) with best gains ``tops``, in Python floats for a few nodes:
-    the same operations in the same order, so the same floats.  None when a node of
-    ``some`` has a best gain or a cap that is not finite, or no positive H.  O(m)."""
-    caps = []
-    for top, inside, G, H, N, A in zip(tops.tolist(), some.tolist(), sums.G.tolist(),
-                                       sums.H.tolist(), sums.N.tolist(), sums.A.tolist()):
-        if not inside:
-            caps.append(0.0)
-            continue
-        if not (H > 0 and abs(top) < INF):
-            return None
-        cap = 4 * EPS * (max(top, 0.0) + 2 * G * G / H) + 32 * EPS * N * A * sums.scale
-        if not abs(cap) < INF:
-            return None
-        caps.append(cap)
-    return np.array(caps)
+    (the others' cap: 0) with best gains ``tops``.  None when a node of ``some`` has a
+    cap that is not finite (a best gain that is not: its cap is not either) or no
+    positive H.  O(m)."""
+    caps = np.where(some, newton_bound_cap(sums, tops), 0.0)
+    if np.all(sums.H[some] > 0) and np.all(np.abs(caps) < INF):
+        return caps
+    return None
