@@ -344,10 +344,8 @@ def split_at(feature, row, gain, low, high, n, n_missing):
     missing_left, i = row >= n - 1, row % (n - 1)
     if not missing_left and n_missing and i == n - n_missing - 1:
         threshold = np.inf
-    else:                  # ``midpoint`` on two floats: the same float64 arithmetic
-        low, high = float(low), float(high)
-        threshold = low / 2 + high / 2
-        threshold = threshold if low <= threshold < high else low
+    else:
+        threshold = float(midpoint(low, high))
     n_left = i + 1 + (n_missing if missing_left else 0)
     direction = missing_left if n_missing else n_left > n - n_left
     return Split(feature=feature, threshold=threshold, gain=max(gain, 0.0),
