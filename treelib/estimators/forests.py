@@ -51,7 +51,7 @@ from treelib.estimators.params import (
     resolve_max_features,
     stopping_rules,
 )
-from treelib.finders import check_splitter
+from treelib.finders import check_splitter, feature_subset
 from treelib.growth.threads import check_n_jobs
 from treelib.options import check
 from treelib.validation import check_target_range
@@ -121,7 +121,7 @@ class BaseForest(BaseEstimator):
         builder = check_forest_builder(self.builder) or forest_builder(
             splitter, self.criterion, max_features, n_features, max_leaf_nodes, has_missing)
         check(builder=builder, splitter=splitter, criterion=self.criterion,
-              max_features=max_features if max_features < n_features else None,
+              max_features=feature_subset(max_features, n_features),
               max_leaf_nodes=max_leaf_nodes, missing=has_missing,
               sample_weight=sample_weight is not None)
         rules = stopping_rules(self, n_samples, max_leaf_nodes)
@@ -139,7 +139,7 @@ class BaseForest(BaseEstimator):
         seeds = check_random_state(self.random_state).randint(MAX_INT, size=n_estimators)
         finder = dict(splitter=self.splitter, criterion=self.criterion,
                       min_samples_leaf=min_samples_leaf, max_bins=self.max_bins,
-                      max_features=max_features if max_features < n_features else None)
+                      max_features=feature_subset(max_features, n_features))
         job = ForestJob(X, Y, sample_weight, n_bootstrap, builder, rules, finder)
         grown = grow_forest(job, seeds, check_n_jobs(self.n_jobs))
         self.estimators_ = [tree for tree, _ in grown]

@@ -10,7 +10,7 @@ from sklearn.base import is_classifier
 
 from treelib.binning import check_max_bins
 from treelib.criteria import CLASSIFICATION_CRITERIA, REGRESSION_CRITERIA
-from treelib.finders import check_splitter
+from treelib.finders import check_splitter, feature_subset
 from treelib.finders.categorical import STRATEGIES
 from treelib.growth import StoppingRules, check_builder
 from treelib.growth.threads import check_n_jobs
@@ -81,9 +81,8 @@ def tree_settings(tree, n_features, *, categorical=False, missing=False, weighte
     default = ("level_wise" if sums == "fixed_point" else
                "best_first" if max_leaf_nodes is not None else "depth_first")
     builder = check_builder(tree.builder or default)
-    max_features = resolve_max_features(tree.max_features, n_features)
-    if max_features is not None and max_features >= n_features:
-        max_features = None
+    max_features = feature_subset(resolve_max_features(tree.max_features, n_features),
+                                  n_features)
     n_jobs = check_n_jobs(tree.n_jobs)
     check_number("ccp_alpha", tree.ccp_alpha, integer=False, low=0.0)
     if tree.categorical_splitter not in STRATEGIES:       # (even with no category)

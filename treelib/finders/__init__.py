@@ -65,6 +65,14 @@ def check_splitter(splitter):
     return splitter
 
 
+def feature_subset(max_features, n_features):
+    """``max_features`` when it is fewer than ``n_features`` (each searched node then
+    draws that many features of its own), else None (every node searches every feature):
+    the one place where a number of features to search is compared with the features
+    there are.  O(1)."""
+    return max_features if max_features is not None and max_features < n_features else None
+
+
 class Finder:
     """The search of one node, configured once for a whole tree.
 
@@ -190,7 +198,7 @@ class Finder:
         computed them, not computed again), or None; the costs of ``search``."""
         n_features = data.shape[1]
         chosen, categories = slice(None), self.categories
-        if self.max_features is not None and self.max_features < n_features:
+        if feature_subset(self.max_features, n_features) is not None:
             # (fmax/fmin skip NaN as nanmax/nanmin do, without their copies)
             varies = np.fmax.reduce(data, axis=0) > np.fmin.reduce(data, axis=0)
             visit = self.rng.permutation(n_features)
