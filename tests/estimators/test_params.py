@@ -31,14 +31,14 @@ def test_max_features_above_the_features_searches_them_all_as_scikit_learn_does(
     theirs, ours = model
     X, y = small_data()
     extra = dict(n_estimators=3) if ours is RandomForestRegressor else {}
-    theirs(max_features=X.shape[1] + 1, random_state=0, **extra).fit(X, y)   # no error
+    reference = theirs(max_features=X.shape[1] + 1, random_state=0, **extra).fit(X, y)
     above = ours(max_features=X.shape[1] + 1, random_state=0, max_depth=4, **extra).fit(X, y)
+    their_tree = getattr(reference, "estimators_", [reference])[0]  # a forest's trees
+    assert above.max_features_ == their_tree.max_features_ == X.shape[1] + 1
     every = ours(max_features=None, random_state=0, max_depth=4, **extra).fit(X, y)
     np.testing.assert_array_equal(above.predict(X), every.predict(X))
 
 
-@pytest.mark.xfail(strict=True, reason="treelib.growth.threads.check_n_jobs takes Python "
-                   "ints only: the report of helper 'mends' gives its replacement")
 @pytest.mark.parametrize("n_jobs", [np.int64(1), np.int32(2), np.intp(-1)])
 def test_n_jobs_takes_numpy_integers_as_scikit_learn_does(n_jobs):
     from treelib.growth.threads import check_n_jobs

@@ -26,6 +26,7 @@ from treelib.estimators.params import (
     has_missing,
     leaf_size,
     numpy_rng,
+    resolve_max_features,
     stopping_rules,
     tree_settings,
 )
@@ -139,7 +140,7 @@ class BaseDecisionTree(BaseEstimator):
                           weights=weights, level=LevelOptions(n_jobs=settings.n_jobs))
         if finder.bin_thresholds is not None:
             self.bin_thresholds_ = finder.bin_thresholds
-        self.max_features_ = settings.max_features or n_features
+        self.max_features_ = resolve_max_features(self.max_features, n_features) or n_features
         return apply_ccp_alpha(self, n_features)
 
     def _monotonic_signs(self, n_features):

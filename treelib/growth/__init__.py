@@ -52,6 +52,7 @@ pair (``treelib.growth.optimal_depth2``, O(f**2 (n + B**2))).
 
 from dataclasses import dataclass
 
+from treelib.finders import feature_subset
 from treelib.growth.best_first import grow_best_first
 from treelib.growth.boosting import goss_sample
 from treelib.growth.boosting_grower import BoostingRules, grow_boosting_tree
@@ -91,9 +92,8 @@ def grow_level_wise(data, Y, finder, rules, counter=None, weights=None, level=No
     Costs: see each grower."""
     level = level or LevelOptions()
     n_jobs = check_n_jobs(level.n_jobs)
-    some = finder.max_features is not None and finder.max_features < data.shape[1]
     check(builder="level_wise", splitter=finder.splitter, criterion=finder.criterion,
-          max_features=finder.max_features if some else None,
+          max_features=feature_subset(finder.max_features, data.shape[1]),
           max_leaf_nodes=rules.max_leaf_nodes, categorical=finder.categories is not None)
     if finder.splitter == "cumsum":
         return grow_level_wise_exact(data, Y, finder, rules, counter, weights, n_jobs=n_jobs)

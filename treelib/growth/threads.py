@@ -29,6 +29,7 @@ threads (each group gets ``CHUNK_VALUES / n_jobs``): the peak stays that of one 
 """
 
 import math
+import numbers
 import os
 from concurrent.futures import ThreadPoolExecutor
 
@@ -47,11 +48,11 @@ def check_n_jobs(n_jobs):
     O(1)."""
     if n_jobs is None:
         return 1
-    if isinstance(n_jobs, bool) or not isinstance(n_jobs, int) or not (
+    if isinstance(n_jobs, bool) or not isinstance(n_jobs, numbers.Integral) or not (
             n_jobs >= 1 or n_jobs == -1):
         raise ValueError(f"n_jobs must be a positive integer, -1 (every core) or None; "
                          f"got {n_jobs!r}")
-    return (os.cpu_count() or 1) if n_jobs == -1 else n_jobs
+    return (os.cpu_count() or 1) if n_jobs == -1 else int(n_jobs)
 
 
 def feature_chunks(n_features, values_per_feature, n_jobs=1, budget=CHUNK_VALUES):
