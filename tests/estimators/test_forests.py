@@ -352,3 +352,38 @@ def test_a_split_sends_float32_values_the_way_its_finder_counted_them():
     assert np.float32(threshold) == column[1, 0]
     split = Split(feature=0, threshold=threshold, gain=1.0, n_left=1, n_right=1)
     np.testing.assert_array_equal(split.goes_left(column), [True, False])
+
+
+@pytest.mark.parametrize("forest, target", [
+    (RandomForestClassifier(12, max_features="sqrt", max_depth=6, random_state=3), "class"),
+    (RandomForestRegressor(9, max_features=None, min_samples_leaf=3, random_state=4), "y"),
+    (RandomForestRegressor(7, bootstrap=False, max_features=0.5, random_state=5), "y")])
+def test_exact_level_wise_forests_grow_in_batches_each_tree_alone(forest, target,
+                                                                 california, monkeypatch):
+    """Level-wise exact forests grow their trees in batches
+    (``treelib.growth.level_batch.grow_exact_batch``, the rows sorted once per forest):
+    each tree is ``grow_forest_tree``'s for its seed, bit for bit, and the forest is the
+    same for every batch size, n_jobs and backend (sample weights with zeros too)."""
+    from treelib.estimators import bagging, forests
+
+    X, y = california[0][:700], california[1][:700]
+    y = (y > np.median(y)).astype(int) + (X[:, 0] > 4) if target == "class" else y
+    weights = np.random.default_rng(0).integers(0, 3, len(y)).astype(np.float64)
+    jobs = []
+
+    def grow_forest(job, seeds, n_jobs=1, backend="processes"):
+        jobs.append(job)
+        return bagging.grow_forest(job, seeds, n_jobs, backend)
+
+    monkeypatch.setattr(forests, "grow_forest", grow_forest)
+    fields = ("feature", "threshold", "value", "impurity", "weighted_n_node_samples")
+    alone = None
+    for size, n_jobs in ((1, 1), (16, 1), (3, 1), (4, 2)):
+        monkeypatch.setattr(bagging, "BATCH_TREES", size)
+        model = forest.set_params(n_jobs=n_jobs).fit(X, y, sample_weight=weights)
+        assert model.builder_ == "level_wise" and bagging.batched(jobs[-1])
+        if alone is None:
+            alone = [bagging.grow_forest_tree(jobs[-1], seed)[0] for seed in model.seeds_]
+        for a, b in zip(model.estimators_, alone):
+            for name in fields:
+                np.testing.assert_array_equal(getattr(a, name), getattr(b, name))

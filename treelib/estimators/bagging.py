@@ -6,16 +6,19 @@ and the rows ``RandomState(seed).randint(0, n, n_bootstrap)``, as in
 ``sklearn.ensemble``.  Each tree is grown by the fastest grower that supports the
 settings (``forest_builder``): level by level wherever the options' table allows it (the
 exact or histogram search, a criterion scored from sums, no missing value), a feature
-subset included, else depth first (best first with ``max_leaf_nodes``).  Level-wise extra
-trees (``splitter="random"``) are grown in batches of about ``BATCH_TREES``, every level
-of a batch's trees in the same numpy calls (``treelib.growth.level_random
-.grow_random_batch``): each tree is still the one its seed grows alone, bit for bit.
+subset included, else depth first (best first with ``max_leaf_nodes``).  Level-wise trees
+with exact cuts (``splitter="cumsum"``) or random thresholds (extra trees, ``"random"``)
+are grown in batches of about ``BATCH_TREES``, every level of a batch's trees in the same
+numpy calls (``treelib.growth.level_batch.grow_exact_batch``, from the rows sorted once
+for the whole forest; ``treelib.growth.level_random.grow_random_batch``): each tree is
+still the one its seed grows alone, bit for bit.  Histogram trees (``"hist"``) grow one
+by one.
 """
 
 import multiprocessing
 import warnings
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 
 import numpy as np
@@ -24,15 +27,18 @@ from sklearn.utils import check_random_state
 from treelib.estimators.params import check_number, numpy_rng
 from treelib.finders import Finder
 from treelib.growth import grow, without_zero_weights
+from treelib.growth.level_batch import batch_trees, grow_exact_batch
 from treelib.growth.level_random import grow_random_batch
+from treelib.growth.level_wise import sorted_rows
 from treelib.options import combines
 from treelib.validation import check_sample_weight
 
 #: scikit-learn's bound for the seeds of the trees (``np.iinfo(np.int32).max``).
 MAX_INT = np.iinfo(np.int32).max
 
-#: Most trees a forest of level-wise extra trees grows in one batch (per worker); a batch
-#: holds its trees' samples and level statistics, about this many trees' worth.
+#: Most trees a forest of level-wise trees ("cumsum" or "random") grows in one batch (per
+#: worker); a batch holds its trees' samples and level statistics (and, exact, sorted
+#: rows, at most ``treelib.growth.level_batch.BATCH_BYTES`` of them), this many trees'.
 BATCH_TREES = 16
 
 #: The splitters whose trees accept missing values (NaN).
@@ -163,7 +169,9 @@ class ForestJob:
     """What every tree of a forest shares: the rows ``X`` (float32) and targets ``Y``
     (n, k), the ``sample_weight`` (or None), the rows drawn per tree (``n_bootstrap``;
     None: no bootstrap), the growth order ``builder``, the stopping ``rules`` and the
-    ``finder``'s settings (``treelib.finders.Finder``'s keywords but ``rng``)."""
+    ``finder``'s settings (``treelib.finders.Finder``'s keywords but ``rng``); for batched
+    exact trees, ``presorted``: ``X`` sorted once for every batch (``sorted_rows``; None:
+    each batch sorts it, ``grow_forest`` sets it)."""
 
     X: np.ndarray
     Y: np.ndarray
@@ -172,6 +180,7 @@ class ForestJob:
     builder: str
     rules: object
     finder: dict
+    presorted: tuple | None = None
 
 
 def tree_weights(job, seed):
@@ -193,32 +202,42 @@ def grow_forest_tree(job, seed):
 
 
 def batched(job):
-    """Whether the forest's trees grow in batches: level-wise extra trees
-    (``grow_random_batch``).  O(1)."""
-    return (job.builder == "level_wise" and job.finder["splitter"] == "random"
+    """Whether the forest's trees grow in batches: level-wise trees with exact cuts
+    (``grow_exact_batch``) or random thresholds (``grow_random_batch``).  O(1)."""
+    return (job.builder == "level_wise" and job.finder["splitter"] in ("cumsum", "random")
             and job.rules.max_leaf_nodes is None)
 
 
 def grow_forest_trees(job, seeds):
-    """``grow_forest_tree`` for each of ``seeds``, in order: level-wise extra trees all at
-    once (``grow_random_batch``, each tree with its own finder, generator and weights, so
-    bit for bit the tree grown alone), the others one after the other.  Cost: the trees'
-    growth; memory of a batch: its trees' samples and statistics, O(len(seeds) n k)."""
+    """``grow_forest_tree`` for each of ``seeds``, in order: level-wise exact or extra
+    trees all at once (``grow_exact_batch``, ``grow_random_batch``: each tree with its
+    own finder, generator and weights, so bit for bit the tree grown alone), the others
+    one after the other.  Cost: the trees' growth; memory of a batch: its trees' samples
+    and statistics, O(len(seeds) n k), and for exact trees their sorted rows,
+    O(len(seeds) n f) in groups of at most ``level_batch.BATCH_BYTES``."""
     if not batched(job):
         return [grow_forest_tree(job, seed) for seed in seeds]
     finders = [Finder(rng=numpy_rng(seed), **job.finder) for seed in seeds]
     weights = [tree_weights(job, seed) for seed in seeds]
-    trees = grow_random_batch(job.X, job.Y, finders, job.rules, weights)
+    if job.finder["splitter"] == "cumsum":
+        trees = grow_exact_batch(job.X, job.Y, finders, job.rules, weights,
+                                 presorted=job.presorted)
+    else:
+        trees = grow_random_batch(job.X, job.Y, finders, job.rules, weights)
     return [(tree, finder.bin_thresholds) for tree, finder in zip(trees, finders)]
 
 
 def forest_units(job, seeds, n_jobs):
     """The seeds cut into the units of work: one tree each, or for batched forests
-    (``batched``) batches of at most ``BATCH_TREES`` trees, a multiple of ``n_jobs`` of
-    them of near-equal sizes.  O(trees)."""
+    (``batched``) batches of at most ``BATCH_TREES`` trees (exact trees: and at most
+    ``level_batch.batch_trees`` of the data's size), a multiple of ``n_jobs`` of them of
+    near-equal sizes.  O(trees)."""
     if not batched(job):
         return [seeds[i:i + 1] for i in range(len(seeds))]
-    rounds = -(-len(seeds) // (BATCH_TREES * n_jobs))
+    size = BATCH_TREES
+    if job.finder["splitter"] == "cumsum":
+        size = min(size, batch_trees(*job.X.shape, job.X.dtype.itemsize))
+    rounds = -(-len(seeds) // (size * n_jobs))
     return [part for part in np.array_split(np.asarray(seeds), n_jobs * rounds) if len(part)]
 
 
@@ -233,12 +252,14 @@ def _grow_in_worker(seeds):
 
 def grow_forest(job, seeds, n_jobs=1, backend="processes"):
     """``grow_forest_tree`` for every seed, in order, with ``n_jobs`` workers: processes
-    (each unit of ``forest_units``, a tree or a batch of level-wise extra trees, grown
-    whole by one of them; forked where the platform can, so the data are not copied) or
+    (each unit of ``forest_units``, a tree or a batch of level-wise trees, grown whole by
+    one of them; forked where the platform can, so the data are not copied) or
     ``backend="threads"``.  A tree depends on its seed alone, so the forest is the same
     for every ``n_jobs`` and backend.  O(trees x a tree's cost / n_jobs)."""
     n_jobs = max(1, min(n_jobs, len(seeds)))
     units = forest_units(job, seeds, n_jobs)
+    if batched(job) and job.finder["splitter"] == "cumsum" and job.presorted is None:
+        job = replace(job, presorted=sorted_rows(job.X))        # once for every batch
     if n_jobs == 1:
         grown = [grow_forest_trees(job, unit) for unit in units]
     elif backend == "threads":

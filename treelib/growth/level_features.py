@@ -111,15 +111,30 @@ def some_features(finder, data):
     return limit if limit is not None and limit < data.shape[1] else None
 
 
+def level_keys(rngs, tree, shape):
+    """The keys ``shape`` = (m, f) of a level's m searched nodes, node s of tree ``tree[s]``
+    (increasing: the trees' nodes one block after the other), each tree's block from its
+    own generator ``rngs[t]`` in one call (``rng.random((m_t, f))``, the numbers of m_t
+    calls of ``rng.random(f)``): every tree takes the draws it takes grown alone.
+    ``tree`` None: one tree.  O(m f) plus O(trees) calls."""
+    if tree is None:
+        return rngs[0].random(shape)
+    per_tree = np.bincount(tree, minlength=len(rngs))
+    return np.concatenate([rngs[t].random((per_tree[t], shape[1]))
+                           for t in np.flatnonzero(per_tree)])
+
+
 def redealt_level(level, draw):
-    """A level-wise ``Level`` as its nodes search it: with ``draw`` = (rng,
-    max_features), a copy whose rows are re-dealt by each node's draw (``draw_level``,
-    ``gathered_rows``: k rows) and the (m, k) features drawn; without (None), the level
-    itself and None.  O(m f + k n_active)."""
+    """A level-wise ``Level`` as its nodes search it: with ``draw`` = (each tree's
+    generator, max_features), a copy whose rows are re-dealt by each node's draw
+    (``level_keys``, ``node_features``, ``gathered_rows``: k rows) and the (m, k)
+    features drawn; without (None), the level itself and None.  O(m f + k n_active)."""
     if draw is None:
         return level, None
-    rng, max_features = draw
-    chosen, _ = draw_level(rng, varying_sorted(level.x_sorted, level.counts), max_features)
+    rngs, max_features = draw
+    varies = varying_sorted(level.x_sorted, level.counts)
+    chosen, _ = node_features(level_keys(rngs, level.tree, varies.shape), varies,
+                              max_features)
     return replace(level, order=gathered_rows(level.order, level.counts, chosen),
                    x_sorted=gathered_rows(level.x_sorted, level.counts, chosen)), chosen
 

@@ -35,21 +35,18 @@ from dataclasses import dataclass
 import numpy as np
 
 from treelib.criteria import NodeStatistics, node_statistics
-from treelib.gains import (
-    BoundTerms,
-    bound_cap,
-    gain_from_sums,
-    gain_rounding_bound,
-    split_statistics,
-)
-from treelib.growth.level_classes import children_statistics, class_blocks, class_scores
+from treelib.growth.level_classes import children_statistics, class_blocks
 from treelib.growth.level_cuts import best_cuts
-from treelib.growth.level_features import redealt_level, some_features
+from treelib.growth.level_features import redealt_level
 from treelib.growth.level_partition import partition, partition_plan, partition_rows
+from treelib.growth.level_scores import cut_candidates, feature_scores
 from treelib.growth.threads import CHUNK_VALUES, feature_chunks, run_chunks
-from treelib.segments import segment_ids, segment_starts, segmented_cumsum
-from treelib.split import Candidates, midpoint
+from treelib.segments import segment_ids, segment_starts
+from treelib.split import midpoint
 from treelib.tree import LEFT, RIGHT, TreeRecorder
+
+__all__ = ["Level", "cut_candidates", "grow_level_wise_exact", "grow_trees", "partition",
+           "partition_plan", "partition_rows", "select", "sorted_rows"]
 
 
 @dataclass
@@ -58,7 +55,8 @@ class Level:
 
     Node s holds ``counts[s]`` samples, at positions ``starts[s] .. starts[s] +
     counts[s] - 1`` of every row of ``order`` and ``x_sorted`` (the same positions in
-    every row: a node holds the same samples whatever the feature).
+    every row: a node holds the same samples whatever the feature).  In a batch of trees
+    (``grow_trees``) the nodes are laid out tree after tree, node s of tree ``tree[s]``.
     """
 
     node_ids: np.ndarray     # (m,) ids in the tree
@@ -66,11 +64,12 @@ class Level:
     nodes: NodeStatistics    # their totals, abs_totals, weight and scale (m rows)
     order: np.ndarray        # (f, n_active) sample ids, node by node, row j sorted by x_j
     x_sorted: np.ndarray     # (f, n_active) x_j of those samples
+    tree: np.ndarray | None = None   # (m,) each node's tree, increasing (None: tree 0)
 
 
 @dataclass
 class LevelSearch:
-    """What every level's search reads, the same for the whole tree.
+    """What every level's search reads, the same for the whole tree (or batch).
 
     ``stats`` (n, k) holds every sample's statistics, re-centred on its node level after
     level for squared error (``split_nodes`` updates it in place); with ``classes``
@@ -83,19 +82,19 @@ class LevelSearch:
     classes: np.ndarray | None   # (n,) class codes, or None (``class_codes``)
     stats: np.ndarray            # (n, k)
     n_jobs: int = 1              # threads sharing the search and the partition
-    draw: tuple | None = None    # (rng, max_features): each node's features (level_features)
+    draw: tuple | None = None    # (each tree's rng, max_features): level_features
 
 
 @dataclass
 class Growth:
-    """The tree being grown: its targets ``Y`` (n, k), its stopping ``rules``, the
-    ``TreeRecorder`` that receives the nodes, and the root's weight (for
-    ``min_impurity_decrease``)."""
+    """The trees being grown: the targets ``Y`` (n, k) of their samples, the stopping
+    ``rules``, each tree's ``TreeRecorder`` (``trees``) and root weight
+    (``total_weight``, for ``min_impurity_decrease``)."""
 
     Y: np.ndarray
     rules: object
-    tree: TreeRecorder
-    total_weight: float
+    trees: list
+    total_weight: np.ndarray
 
 
 @dataclass
@@ -128,26 +127,48 @@ def grow_level_wise_exact(data, Y, finder, rules, counter=None, weights=None, *,
     ``max_features`` (drawn by ``finder.rng`` level after level: ``level_features``),
     ``n_jobs`` the threads sharing each level's sort and search (the same tree for every
     value); see ``treelib.growth.grow`` for the rest.  Nodes are numbered breadth first.
-    O(f n log n) for the sort, then ``grow_level``'s cost per level.
+    The batch of one tree (``grow_trees``).  O(f n log n) for the sort, then
+    ``grow_level``'s cost per level.
     """
     check_no_missing(data)
-    criterion, min_samples_leaf = finder.criterion, finder.min_samples_leaf
-    tree = TreeRecorder()
-    root_node = node_statistics(Y, [len(Y)], criterion, weights)
-    root = tree.add_nodes(root_node.value, root_node.impurity, [len(Y)],
-                          weight=root_node.weight)
-    if rules.is_leaf(len(Y), root_node.impurity[0], 0, min_samples_leaf):
-        return tree.finish()
+    return grow_trees((Y, weights, np.array([len(Y)])), lambda: sorted_rows(data, n_jobs),
+                      [finder], rules, counter, n_jobs)[0]
+
+
+def grow_trees(stacked, rows, finders, rules, counter=None, n_jobs=1):
+    """Grow one tree per finder of ``finders`` (their own generators; the same criterion,
+    ``min_samples_leaf`` and ``max_features``), every level of all of them in the same
+    numpy calls.  ``stacked`` = (Y, weights, counts): the trees' samples one tree after
+    the other, ``counts[t]`` for tree t, their targets (N, k) and weights (N,) or None;
+    ``rows()`` returns their sorted rows, ``order`` (f, N) and ``x_sorted`` (f, N), each
+    tree's block the sample ids of that tree sorted by each feature (stable), as
+    ``sorted_rows`` sorts the tree's samples alone.  Each tree's nodes form a block of
+    every level, and every per-node sum restarts at its node, so each tree is the one
+    grown alone bit for bit; only the draws and the recording loop over the trees.
+    Memory and work per level: the trees' together.  Returns the ``Tree`` list."""
+    Y, weights, counts = stacked
+    criterion, min_samples_leaf = finders[0].criterion, finders[0].min_samples_leaf
+    trees = [TreeRecorder() for _ in finders]
+    root = node_statistics(Y, counts, criterion, weights)
+    root_ids = np.concatenate([tree.add_nodes(root.value[t:t + 1], root.impurity[t:t + 1],
+                                              counts[t:t + 1], weight=root.weight[t:t + 1])
+                               for t, tree in enumerate(trees)])
+    keep = ~rules.is_leaf(counts, root.impurity, 0, min_samples_leaf)
+    if not keep.any():
+        return [tree.finish() for tree in trees]
     classes = class_codes(Y, criterion, weights)
     # re-centred node by node (squared error); with classes only its width is read
-    stats = root_node.stats if classes is not None else np.array(root_node.stats,
-                                                                 dtype=np.float64)
-    draw = None if some_features(finder, data) is None else (finder.rng, finder.max_features)
+    stats = root.stats if classes is not None else np.array(root.stats, dtype=np.float64)
+    order, x_sorted = rows()
+    if not keep.all():                                     # roots that are leaves
+        order, x_sorted = (a[:, np.repeat(keep, counts)] for a in (order, x_sorted))
+    limit = finders[0].max_features
+    draw = (None if limit is None or limit >= order.shape[0] else
+            ([finder.rng for finder in finders], limit))
     search = LevelSearch(criterion, min_samples_leaf, weights, classes, stats, n_jobs, draw)
-    order, x_sorted = sorted_rows(data, n_jobs)
-    level = Level(node_ids=root, counts=np.array([len(Y)]), nodes=root_node, order=order,
-                  x_sorted=x_sorted)
-    growth = Growth(Y, rules, tree, float(root_node.weight[0]))
+    level = Level(node_ids=root_ids[keep], counts=counts[keep], nodes=select(root, keep),
+                  order=order, x_sorted=x_sorted, tree=np.flatnonzero(keep))
+    growth = Growth(Y, rules, trees, root.weight.astype(np.float64))
     depth = 0
     while level is not None:
         if counter is not None:
@@ -155,7 +176,7 @@ def grow_level_wise_exact(data, Y, finder, rules, counter=None, weights=None, *,
             counter.held(level.order.nbytes + level.x_sorted.nbytes)
         level = grow_level(level, search, growth, depth)
         depth += 1
-    return tree.finish()
+    return [tree.finish() for tree in trees]
 
 
 def sorted_rows(data, n_jobs=1):
@@ -184,97 +205,11 @@ def class_codes(Y, criterion, weights):
     return np.argmax(Y, axis=1).astype(np.uint16 if Y.shape[1] <= 2**16 else np.intp)
 
 
-def cut_positions(x, counts, min_samples_leaf):
-    """The candidate cuts of a chunk of rows: ``x`` (c, p) holds each feature's values,
-    node after node (``counts``), sorted inside each node.  A cut after position q is a
-    candidate when the next value is larger and both children keep ``min_samples_leaf``
-    samples.  Returns the row and the position of every candidate, row by row, in
-    increasing order.  O(c p)."""
-    starts, segment = segment_starts(counts), segment_ids(counts)
-    n_left = np.arange(x.shape[1]) - starts[segment] + 1
-    allowed = (n_left >= min_samples_leaf) & (counts[segment] - n_left >= min_samples_leaf)
-    is_cut = np.zeros(x.shape, dtype=bool)
-    np.greater(x[:, 1:], x[:, :-1], out=is_cut[:, :-1])
-    is_cut &= allowed
-    row = np.repeat(np.arange(x.shape[0]), np.count_nonzero(is_cut, axis=1))
-    return row, np.flatnonzero(is_cut) - row * x.shape[1]
-
-
-def feature_scores(level, search, features):
-    """The ``treelib.split.Candidates`` of the features ``features`` (a range; with
-    ``search.classes``, a block of ``level_classes.class_blocks``): the gain of every
-    candidate cut in every node of the level, labelled by its position in the node.
-
-    The left sums of a node's cuts are the running sums of its samples' statistics in
-    the row's order, restarted at each node, so each node's sums are those of the
-    per-node ``"cumsum"`` finder bit for bit; only the candidate cuts are scored.  With
-    classes (unweighted classification), the class counts left of the cuts are
-    added up in blocks of bounded size (``level_classes.class_scores``).
-    O(positions x features x k); with classes O(positions x features + runs x k),
-    or O(positions x features) for Gini from ranks, in memory bounded by a block.
-    """
-    criterion, weights, counts = search.criterion, search.weights, level.counts
-    if search.classes is not None:
-        return class_scores(level, search.classes, search.stats.shape[1], features,
-                            criterion, search.min_samples_leaf)
-    rows = slice(features.start, features.stop)
-    samples, x = level.order[rows], level.x_sorted[rows]              # (c, p) views
-    c, p = samples.shape
-    row, position = cut_positions(x, counts, search.min_samples_leaf)
-    segment = segment_ids(counts)
-    node = segment[position]
-    offset = (np.arange(p) - segment_starts(counts)[segment])[position]
-    at = position * c + row                        # in (p, c) arrays, flattened
-
-    def running_sums(values):                      # (n, ...) -> at the cuts
-        sums = segmented_cumsum(np.take(values, samples.T, axis=0), counts)
-        return np.take(sums.reshape((p * c,) + values.shape[1:]), at, axis=0)
-
-    left_sums = running_sums(search.stats)
-    w_left = (offset + 1).astype(np.float64) if weights is None else running_sums(weights)
-    return cut_candidates(level, criterion, weights is not None,
-                          (node, row + features.start, offset), left_sums, w_left)
-
-
-def cut_candidates(level, criterion, weighted, where, left_sums, w_left):
-    """The ``Candidates`` of the cuts ``where`` = (node, feature, label) of ``level``,
-    from their left sums of the statistics and of the weights: their gains
-    (``treelib.gains.gain_from_sums``; -inf where not finite, or, ``weighted``, where a
-    child has no weight), their rounding bounds on demand and the nodes' bound cap.
-    O(cuts x k)."""
-    node, feature, label = where
-    counts, nodes = level.counts, level.nodes
-    w_node = nodes.weight[node]
-    left_sums, positives_left = split_statistics(left_sums, criterion)
-    totals, positives = split_statistics(nodes.totals, criterion)
-    abs_totals = split_statistics(nodes.abs_totals, criterion)[0]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        gains = gain_from_sums(left_sums, w_left, totals[node], w_node, criterion,
-                               positives=None if positives is None else (positives_left,
-                                                                         positives[node]))
-    valid = np.isfinite(gains)
-    if weighted:
-        valid &= (w_left > 0) & (w_left < w_node)
-    gains[~valid] = -np.inf
-
-    def bounds_at(at):
-        return gain_rounding_bound(left_sums[at], w_left[at], totals[node[at]],
-                                   w_node[at], criterion,
-                                   None if abs_totals is None else abs_totals[node[at]],
-                                   gains[at], BoundTerms(n_terms=counts[node[at]]))
-
-    return Candidates(gains=gains, node=node, feature=feature, label=label,
-                      bounds_at=bounds_at,
-                      cap=lambda max_gain: bound_cap(nodes.totals, nodes.weight, criterion,
-                                                     nodes.abs_totals, max_gain, counts,
-                                                     nodes.scale))
-
-
 def grow_level(level, search, growth, depth):
     """Split every node of ``level`` (at ``depth``) at once; return the next level (None
     if no node of it may split).
 
-    Adds all the children to ``growth.tree`` (the leaves too), re-centres ``search.stats``
+    Adds all the children to their trees (the leaves too), re-centres ``search.stats``
     on them (squared error), and keeps in the next level only the children that may
     split.  O(f n_active k) numpy work in ``search.n_jobs`` threads (``threads``).
     """
@@ -289,7 +224,8 @@ def grow_level(level, search, growth, depth):
         return None
     order, x_sorted = next_rows(level, splits, goes_left, keep, search.n_jobs)
     return Level(node_ids=child_ids[keep], counts=child_counts[keep],
-                 nodes=select(child, keep), order=order, x_sorted=x_sorted)
+                 nodes=select(child, keep), order=order, x_sorted=x_sorted,
+                 tree=np.repeat(level.tree[splits.parents], 2)[keep])
 
 
 def level_splits(level, search, growth):
@@ -310,7 +246,7 @@ def level_splits(level, search, growth):
         len(counts), chunks, lambda features: feature_scores(drawn, search, features), n_jobs)
     if chosen is not None:
         feature = chosen[np.arange(len(counts)), feature]
-    splitting = ~growth.rules.rejects(gain, growth.total_weight)
+    splitting = ~growth.rules.rejects(gain, growth.total_weight[level.tree])
     parents = np.flatnonzero(splitting)
     if len(parents) == 0:
         return None
@@ -333,9 +269,9 @@ def sample_sides(level, splits, n_samples):
 
 
 def split_nodes(level, splits, goes_left, search, growth):
-    """Record the splits and every child in ``growth.tree``; returns the children's ids,
-    sample counts and ``NodeStatistics`` (left then right child of each parent, in node
-    order: breadth-first numbering).
+    """Record the splits and every child in their trees (``record_splits``); returns
+    the children's ids, sample counts and ``NodeStatistics`` (left then right child of
+    each parent, in node order: breadth-first numbering in each tree).
 
     The children's statistics come from feature 0's row partitioned (every child kept),
     or, with classes, from their class counts (no (n, k) rows); for squared error, the
@@ -356,14 +292,32 @@ def split_nodes(level, splits, goes_left, search, growth):
              if search.classes is None else
              children_statistics(search.classes, children, child_counts, Y.shape[1],
                                  criterion))
-    child_ids = growth.tree.add_nodes(child.value, child.impurity, child_counts,
-                                      np.repeat(level.node_ids[parents], 2),
-                                      np.tile([LEFT, RIGHT], len(parents)), child.weight)
-    growth.tree.set_splits(level.node_ids[parents], feature[parents], threshold,
-                           n_left[parents] > n_right[parents])  # no missing value: larger
+    child_ids = record_splits(growth.trees, (level.tree[parents], level.node_ids[parents]),
+                              (feature[parents], threshold,
+                               n_left[parents] > n_right[parents]),  # no missing: larger
+                              child, child_counts)
     if criterion == "squared_error":
         search.stats[children] = child.stats
     return child_ids, child_counts, child
+
+
+def record_splits(trees, parents, splits, child, child_counts):
+    """Record in their ``trees`` the splits of the ``parents`` = (each one's tree,
+    increasing, and its id there), ``splits`` = (their features, thresholds, whether
+    missing values go left), and their children (left then right, ``child``'s
+    statistics, ``child_counts`` samples); returns the children's ids, each tree's
+    numbered on from its last.  O(children k) plus O(trees) calls."""
+    tree_of, ids = parents
+    bounds = np.searchsorted(tree_of, np.arange(len(trees) + 1))       # parents by tree
+    child_ids = np.empty(2 * len(ids), dtype=np.intp)
+    for t in np.flatnonzero(np.diff(bounds)):
+        mine, theirs = slice(bounds[t], bounds[t + 1]), slice(2 * bounds[t], 2 * bounds[t + 1])
+        child_ids[theirs] = trees[t].add_nodes(
+            child.value[theirs], child.impurity[theirs], child_counts[theirs],
+            np.repeat(ids[mine], 2), np.tile([LEFT, RIGHT], len(ids[mine])),
+            child.weight[theirs])
+        trees[t].set_splits(ids[mine], *(part[mine] for part in splits))
+    return child_ids
 
 
 def next_rows(level, splits, goes_left, keep, n_jobs=1):
