@@ -24,6 +24,8 @@ Command line (``python -m treelib.bench --help``)::
     python -m treelib.bench parallel        # threads, scikit-learn's parallelism, a LocalCluster
     python -m treelib.bench speed           # issue 24: forests per node, level-wise, n_jobs
     python -m treelib.bench per_node        # issue 24: the per-node growers' time per node
+    python -m treelib.bench shapes          # issue 24: many classes, wide data (fresh processes)
+    python -m treelib.bench speed --ratios benchmarks/speed.csv   # issue 24's whole goal table
 
 Each writes ``benchmarks/<file>.csv`` (``--output`` to change): one row per fit, after
 ``# key: value`` lines that record the machine it ran on.  Every fit runs with
@@ -52,6 +54,7 @@ from treelib.bench import (
     pruning_cv,
     rdt_cost,
     selection_bias,
+    shapes,
     speed,
     subtraction,
     timing,
@@ -157,6 +160,10 @@ BENCHMARKS["speed"] = Benchmark(speed, "issue 24: forests (random forests, extra
 BENCHMARKS["per_node"] = Benchmark(per_node, "issue 24: time per node of the per-node "
                                    "growers against scikit-learn's (about 2 minutes)",
                                    "per_node")
+BENCHMARKS["shapes"] = Benchmark(shapes, "issue 24: many classes (500, 1,000) and wide data "
+                                 "(200 x 40,000; 50 x 200,000): time and memory growth "
+                                 "against scikit-learn, each fit in a fresh process "
+                                 "(about 6 minutes)", "shapes")
 BENCHMARKS["distributed"] = Benchmark(distributed, "fixed-point trees and boosting on a "
                                       "LocalCluster of 2 workers: bytes per round, time "
                                       "against the local exact and float fits (quick; "

@@ -43,9 +43,16 @@ def many_classes_data(seed=0):
     n, f, k = MANY_CLASSES
     rng = np.random.default_rng(seed)
     y = rng.integers(0, k, n)
-    X = rng.standard_normal((n, f))
-    X[np.arange(n), y % f] += y / k * 4
-    return X, y
+    return shifted_normals(y, f, k, rng), y
+
+
+def shifted_normals(y, n_features, n_classes, rng):
+    """Standard normals of ``len(y)`` rows x ``n_features`` (drawn from ``rng``), label
+    ``y`` shifting feature ``y % n_features`` by ``4 y / n_classes``.  O(n features)."""
+    n = len(y)
+    X = rng.standard_normal((n, n_features))
+    X[np.arange(n), y % n_features] += y / n_classes * 4
+    return X
 
 
 def growth_data(case, seed=0):
@@ -107,18 +114,52 @@ def growth_child(method, case, repeats, seed, results):
         make_growth_model(method, max_depth, task).fit(X[:500], y[:500])   # warm up
         rows = []
         for repeat in range(repeats):
-            gc.collect()
-            before = memory_kib("VmRSS")
-            measured = reset_peak_memory() and before is not None
-            model = make_growth_model(method, max_depth, task)
-            seconds, cpu = time_fit_cpu(model, X, y)
-            peak = memory_kib("VmHWM") if measured else None
-            rows.append((case, method, repeat, seconds,
-                         float("nan") if peak is None else (peak - before) / 1024,
-                         float("nan") if peak is None else peak / 1024,
+            model, seconds, cpu, rise, peak = measured_fit(
+                lambda: make_growth_model(method, max_depth, task), X, y)
+            rows.append((case, method, repeat, seconds, rise, peak,
                          int(model.get_n_leaves()), int(model.get_depth()), cpu))
             del model
     results.put(rows)
+
+
+def measured_fit(make_model, X, y):
+    """One fit of ``make_model()`` in this process: ``(model, wall seconds, CPU seconds,
+    rise of the resident set above what the process held before the fit in MiB, the
+    process's peak resident set in MiB)``, both memories NaN where the kernel cannot
+    reset its peak counter.  Costs the fit plus O(1)."""
+    gc.collect()
+    before = memory_kib("VmRSS")
+    measured = reset_peak_memory() and before is not None
+    model = make_model()
+    seconds, cpu = time_fit_cpu(model, X, y)
+    peak = memory_kib("VmHWM") if measured else None
+    if peak is None:
+        return model, seconds, cpu, float("nan"), float("nan")
+    return model, seconds, cpu, (peak - before) / 1024, peak / 1024
+
+
+def in_fresh_process(target, args, what):
+    """Run ``target(*args, queue)`` in a freshly spawned process and return what it puts
+    on the queue (its peak memory is then its own); RuntimeError naming ``what`` if the
+    process fails or ends without putting anything.  Costs a Python start-up and the
+    imports, plus the target."""
+    import multiprocessing
+    import queue
+
+    context = multiprocessing.get_context("spawn")
+    results = context.Queue()
+    child = context.Process(target=target, args=(*args, results))
+    child.start()
+    rows = nothing = object()
+    while rows is nothing and (child.is_alive() or not results.empty()):
+        try:
+            rows = results.get(timeout=1)   # a child that dies must not hang us
+        except queue.Empty:
+            pass
+    child.join()
+    if child.exitcode != 0 or rows is nothing:
+        raise RuntimeError(f"{what} failed (exit code {child.exitcode})")
+    return rows
 
 
 def time_growth(cases, methods=None, repeats=1, seed=0, progress=None):
@@ -127,25 +168,13 @@ def time_growth(cases, methods=None, repeats=1, seed=0, progress=None):
     peak_mib (the rise of the resident set above what the process held before the fit,
     scikit-learn's C allocations included), process_peak_mib (the whole process's peak:
     data and imports included), n_leaves, depth, cpu_seconds."""
-    import multiprocessing
-
     import pandas as pd
 
-    context = multiprocessing.get_context("spawn")
     records, start = [], time.perf_counter()
     for case in cases:
         for method in methods or case_methods(case):
-            results = context.Queue()
-            child = context.Process(target=growth_child,
-                                    args=(method, case, repeats, seed, results))
-            child.start()
-            try:
-                rows = results.get(timeout=3600)   # a child that dies must not hang us
-            finally:
-                child.join()
-            if child.exitcode != 0:
-                raise RuntimeError(f"{method} on {case} failed (exit code "
-                                   f"{child.exitcode})")
+            rows = in_fresh_process(growth_child, (method, case, repeats, seed),
+                                    f"{method} on {case}")
             records += rows
             if progress is not None:
                 mean = np.mean([r[3] for r in rows])
@@ -203,22 +232,25 @@ GOALS = (
 )
 
 
-def goal_ratios(fits):
-    """The ratios of issue 15's goals (``GOALS``) from the fits of ``time_growth``: one
-    row per goal with the ratio, the goal and whether it is met (NaN, None where the
-    fits lack a case or method).  Files written before ``cpu_seconds`` was recorded fall
-    back on ``seconds``."""
+def goal_ratios(fits, goals=GOALS):
+    """The ratios of issue 15's goals (``GOALS``; or ``goals`` in that form) from the
+    fits of ``time_growth``: one row per goal with the ratio, the goal and whether it is
+    met (NaN, None where the fits lack a case or method).  Time is the fastest repeat's,
+    memory (``peak_mib``, ``process_peak_mib``) the largest.  Files written before
+    ``cpu_seconds`` was recorded fall back on ``seconds``.  O(rows)."""
     import pandas as pd
 
     if "cpu_seconds" not in fits:
         fits = fits.assign(cpu_seconds=fits["seconds"])
     best = fits.groupby(["case", "method"]).agg(cpu_seconds=("cpu_seconds", "min"),
+                                                peak_mib=("peak_mib", "max"),
                                                 process_peak_mib=("process_peak_mib", "max"))
     rows = []
-    for name, case, numerator, denominator, statistic, goal, sense in GOALS:
+    for name, case, numerator, denominator, statistic, goal, sense in goals:
         try:
-            ratio = (best.loc[(case, numerator), statistic]
-                     / best.loc[(case, denominator), statistic])
+            with np.errstate(divide="ignore", invalid="ignore"):   # no growth: inf, NaN
+                ratio = (best.loc[(case, numerator), statistic]
+                         / best.loc[(case, denominator), statistic])
         except KeyError:
             ratio = float("nan")
         met = None if np.isnan(ratio) else bool(ratio <= goal if sense == "<=" else ratio >= goal)

@@ -1,5 +1,5 @@
 """Issue 24's goal table, first part: forests with ``max_features`` on the level-wise
-engines, and forests across processes (``n_jobs``).
+engines, forests across processes (``n_jobs``), and single level-wise trees.
 
 Cases (one thread for BLAS and OpenMP, ``threadpoolctl``; every repeat times the methods
 of a case side by side, so the ratios of one repeat share the machine's load):
@@ -15,7 +15,19 @@ of a case side by side, so the ratios of one repeat share the machine's load):
 - ``et_california``: ExtraTreesRegressor (every feature) on california, level-wise and
   scikit-learn (per node, ten full-depth trees would take minutes);
 - ``n_jobs``: the level-wise digits forest with ``n_jobs`` 1 and 2 (processes), and
-  scikit-learn's forest with 1 and 2 (joblib's threads).
+  scikit-learn's forest with 1 and 2 (joblib's threads);
+- ``rf_synthetic``: RandomForestClassifier (max_features "sqrt"), five trees, on 100,000
+  rows of scikit-learn's ``make_classification`` (20 features, 10 informative, four
+  classes; 25,000 more rows scored), level-wise and scikit-learn (per node, the forest
+  would take minutes);
+- ``tree_digits`` and ``tree_california``: one full-depth DecisionTreeClassifier on
+  digits and one exact (splitter "cumsum") DecisionTreeRegressor on california, each
+  ``builder="level_wise"``, and scikit-learn's tree.  A digits tree takes milliseconds:
+  its ratio is the noisiest of the table.
+
+The whole goal table (these cases with ``shapes``, ``per_node`` and ``boosting``) is
+``goal_table`` (``treelib.bench.goals``); ``python -m treelib.bench speed --ratios
+benchmarks/speed.csv`` prints it.
 
 The level-wise methods pass ``builder="level_wise"``, the forests' default for these
 settings (``treelib.estimators.bagging.forest_builder``), so that the names stay true.
@@ -38,7 +50,9 @@ COLUMNS = ["case", "method", "n_trees", "repeat", "seconds", "cpu_seconds", "sco
 #: Each case's reference method (the denominator of its ratios).
 REFERENCES = {"rf_digits": "scikit-learn", "rf_california": "scikit-learn",
               "rf_california_third": "scikit-learn", "et_digits": "scikit-learn",
-              "et_california": "scikit-learn", "n_jobs": "treelib n_jobs=1"}
+              "et_california": "scikit-learn", "n_jobs": "treelib n_jobs=1",
+              "rf_synthetic": "scikit-learn", "tree_digits": "scikit-learn",
+              "tree_california": "scikit-learn"}
 
 
 def digits_split(seed=0):
@@ -48,6 +62,29 @@ def digits_split(seed=0):
 
     X, y = load_digits(return_X_y=True)
     return train_test_split(X, y, test_size=0.25, random_state=seed)
+
+
+def synthetic_split(seed=0):
+    """100,000 rows of a four-class ``make_classification`` set (20 features, 10
+    informative) to fit, 25,000 more to score.  O(rows x features)."""
+    from sklearn.datasets import make_classification
+
+    X, y = make_classification(125_000, 20, n_informative=10, n_classes=4,
+                               random_state=seed)
+    return X[:100_000], X[100_000:], y[:100_000], y[100_000:]
+
+
+def single_trees(case, seed):
+    """``{method: model}`` of the single-tree cases: scikit-learn's tree and treelib's
+    grown level-wise (exact: splitter "cumsum")."""
+    import sklearn.tree
+
+    import treelib.estimators
+
+    name = "DecisionTree" + ("Classifier" if case == "tree_digits" else "Regressor")
+    return {"scikit-learn": getattr(sklearn.tree, name)(random_state=seed),
+            "treelib level_wise": getattr(treelib.estimators, name)(
+                builder="level_wise", splitter="cumsum", random_state=seed)}
 
 
 def forest(library, task, n_trees, seed, kind="RandomForest", **parameters):
@@ -95,6 +132,12 @@ def methods(case, n_trees, seed):
                                              builder="level_wise", **third)}
     if case.startswith("et_"):
         return extra_trees(case, n_trees, seed)
+    if case.startswith("tree_"):
+        return single_trees(case, seed)
+    if case == "rf_synthetic":
+        return {"scikit-learn": forest("scikit-learn", "classification", n_trees, seed),
+                "treelib level_wise": forest("treelib", "classification", n_trees, seed,
+                                             builder="level_wise")}
     level = {"builder": "level_wise"}
     return {"treelib n_jobs=1": forest("treelib", "classification", n_trees, seed, **level),
             "treelib n_jobs=2": forest("treelib", "classification", n_trees, seed,
@@ -122,20 +165,23 @@ def timed_score(model, data):
 #: Case: (data, trees).
 CASES = {"rf_digits": ("digits", 20), "rf_california": ("california", 10),
          "rf_california_third": ("california", 3), "et_digits": ("digits", 20),
-         "et_california": ("california", 10), "n_jobs": ("digits", 40)}
+         "et_california": ("california", 10), "n_jobs": ("digits", 40),
+         "rf_synthetic": ("synthetic", 5), "tree_digits": ("digits", 1),
+         "tree_california": ("california", 1)}
 
 
 def run(full=False, repeats=3, seed=0, progress=None):
-    """Every case of ``CASES`` ``repeats`` times (``full`` doubles the trees), one thread
-    for numerical libraries.  About three minutes on two cores."""
+    """Every case of ``CASES`` ``repeats`` times (``full`` doubles the forests' trees),
+    one thread for numerical libraries.  About three minutes on two cores."""
     import pandas as pd
     from threadpoolctl import threadpool_limits
 
-    data = {"digits": digits_split(seed), "california": california_split(seed)}
+    data = {"digits": digits_split(seed), "california": california_split(seed),
+            "synthetic": synthetic_split(seed)}
     records = []
     with threadpool_limits(limits=1):
         for case, (name, n_trees) in CASES.items():
-            n_trees *= 2 if full else 1
+            n_trees *= 2 if full and n_trees > 1 else 1
             for repeat in range(repeats):
                 for method, model in methods(case, n_trees, seed).items():
                     wall, cpu, score = timed_score(model, data[name])
@@ -152,10 +198,35 @@ def run(full=False, repeats=3, seed=0, progress=None):
 def ratios(fits):
     """``{(case, method): median over repeats of seconds / the reference's seconds in the
     same repeat}``.  O(rows)."""
-    result = {}
-    for (case, method), rows in fits.groupby(["case", "method"], sort=False):
-        reference = fits[(fits.case == case) & (fits.method == REFERENCES[case])]
-        per_repeat = (rows.set_index("repeat").seconds
-                      / reference.set_index("repeat").seconds)
-        result[(case, method)] = float(np.median(per_repeat))
-    return result
+    return {(case, method): paired_ratio(fits, case, method, REFERENCES[case])
+            for case, method in dict.fromkeys(zip(fits.case, fits.method))}
+
+
+def paired_ratio(fits, case, numerator, denominator, column="seconds"):
+    """Median over repeats of ``numerator``'s ``column`` divided by ``denominator``'s in
+    the same repeat of ``case`` (NaN where the fits lack either).  O(rows)."""
+    rows = fits[fits.case == case].pivot_table(index="repeat", columns="method",
+                                                values=column)
+    if numerator not in rows or denominator not in rows:
+        return float("nan")
+    return float(np.median(rows[numerator] / rows[denominator]))
+
+
+def goal_table(folder=None, paths=None):
+    """Every row of issue 24's goal table from the benchmark files in ``folder`` (default
+    ``benchmarks/``; ``paths``: ``{file stem: path}`` overrides), as a DataFrame: see
+    ``treelib.bench.goals.goal_table``.  O(rows of the files)."""
+    from treelib.bench import goals
+
+    return goals.goal_table(folder, paths)
+
+
+def print_goal_ratios(path, out=None):
+    """Print issue 24's whole goal table (``python -m treelib.bench speed --ratios
+    FILE``): ``path`` is a speed CSV, the other files (shapes, per_node, boosting) are
+    read beside it; each file's machine first.  O(rows of the files)."""
+    from pathlib import Path
+
+    from treelib.bench import goals
+
+    goals.print_goals(Path(path).parent, {"speed": Path(path)}, out)
