@@ -158,3 +158,30 @@ def test_missing_values_are_refused():
     with pytest.raises(ValueError, match="missing values"):
         grow_exact_batch(X, np.ones((2, 1)), [Finder("cumsum", "squared_error")],
                          StoppingRules(), [None])
+
+
+@pytest.mark.parametrize("criterion", ["gini", "entropy"])
+def test_whole_number_class_sums_are_counted_by_runs_bit_for_bit(criterion, monkeypatch):
+    """Classes weighted by whole numbers (bootstrap counts) have their left sums counted
+    by runs (``level_scores.counted_sums``): the trees are those of the segmented
+    running sums, bit for bit (ties, a constant feature, 23 classes, a feature subset);
+    fractional weights, regression and other targets keep the running sums."""
+    from treelib.growth import level_wise
+
+    X, Y, rng = problem(criterion, n=250, n_classes=23)
+    weights = [bootstrap(rng, 250), rng.integers(1, 4, 250).astype(np.float64)]
+    assert all(level_wise.whole_classes(Y, criterion, w) is not None for w in weights)
+    assert level_wise.whole_classes(Y, criterion, weights[0] + 0.5) is None
+    assert level_wise.whole_classes(Y, criterion, None) is None
+    assert level_wise.whole_classes(2 * Y, criterion, weights[0]) is None
+    assert level_wise.whole_classes(Y, "squared_error", weights[0]) is None
+    for max_features in (None, 2):
+        counted = assert_each_alone(X, Y, criterion, weights, StoppingRules(),
+                                    max_features=max_features, min_samples_leaf=2)
+        monkeypatch.setattr(level_wise, "whole_classes", lambda *args: None)
+        summed = assert_each_alone(X, Y, criterion, weights, StoppingRules(),
+                                   max_features=max_features, min_samples_leaf=2)
+        monkeypatch.undo()
+        for a, b in zip(counted, summed):
+            for name in FIELDS:
+                np.testing.assert_array_equal(getattr(a, name), getattr(b, name))

@@ -120,12 +120,12 @@ def stacked_rows(presorted, rows, group):
         if len(rows[t]) == n_samples:                   # every row: the order itself
             orders.append((order + offset).astype(index, copy=False))
             values.append(x_sorted)
-        else:
-            local = np.full(n_samples, -1, dtype=np.intp)   # row -> its number in the tree
-            local[rows[t]] = np.arange(offset, offset + len(rows[t]))
-            ids = local[order]
-            mine = ids >= 0
-            orders.append(ids[mine].reshape(len(order), -1).astype(index))
-            values.append(x_sorted[mine].reshape(len(order), -1))
+        else:                                           # row -> its stacked id, or -1
+            local = np.full(n_samples, -1, dtype=index)
+            local[rows[t]] = np.arange(offset, offset + len(rows[t]), dtype=index)
+            ids = local[order].ravel()
+            mine = np.flatnonzero(ids >= 0)             # row by row, in sorted order
+            orders.append(ids[mine].reshape(len(order), -1))
+            values.append(x_sorted.ravel()[mine].reshape(len(order), -1))
         offset += len(rows[t])
     return np.concatenate(orders, axis=1), np.concatenate(values, axis=1)

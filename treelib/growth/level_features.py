@@ -15,7 +15,9 @@ and the histogram level-wise growers:
     vary in it (all of them if fewer vary; none: it is a leaf).
 
 A level takes its keys in one call (``rng.random((m, f))`` fills row after row, so node p
-of the level gets the same numbers as p calls of ``rng.random(f)`` would give).  Keys are
+of the level gets the same numbers as p calls of ``rng.random(f)`` would give); a batch of
+trees grown together (``treelib.growth.level_batch``) takes one such call per tree, from
+each tree's own generator (``level_keys``), so each tree takes the draws it takes alone.  Keys are
 independent and uniform, so the order of the varying features by key is a uniformly random
 permutation and each node searches a uniformly random subset of them, as the per-node
 finder's permutation gives: the same distribution, other draws.  Among the features a
@@ -124,19 +126,31 @@ def level_keys(rngs, tree, shape):
                            for t in np.flatnonzero(per_tree)])
 
 
-def redealt_level(level, draw):
+def redealt_level(level, draw, columns=None):
     """A level-wise ``Level`` as its nodes search it: with ``draw`` = (each tree's
     generator, max_features), a copy whose rows are re-dealt by each node's draw
     (``level_keys``, ``node_features``, ``gathered_rows``: k rows) and the (m, k)
-    features drawn; without (None), the level itself and None.  O(m f + k n_active)."""
+    features drawn; without (None), the level itself and None.  A level that keeps no
+    values (``x_sorted`` None) reads them from ``columns`` (f, n), every sample's values
+    by id: its nodes' first and last values, then the k drawn rows'.  O(m f + k
+    n_active)."""
     if draw is None:
         return level, None
     rngs, max_features = draw
-    varies = varying_sorted(level.x_sorted, level.counts)
+    if level.x_sorted is None:
+        ends = np.cumsum(level.counts)
+        ends = np.concatenate([ends - level.counts, ends - 1])      # first, last of each
+        x_ends = np.take_along_axis(columns, level.order[:, ends], axis=1)
+        varies = (x_ends[:, len(level.counts):] > x_ends[:, :len(level.counts)]).T
+    else:
+        varies = varying_sorted(level.x_sorted, level.counts)
     chosen, _ = node_features(level_keys(rngs, level.tree, varies.shape), varies,
                               max_features)
-    return replace(level, order=gathered_rows(level.order, level.counts, chosen),
-                   x_sorted=gathered_rows(level.x_sorted, level.counts, chosen)), chosen
+    order = gathered_rows(level.order, level.counts, chosen)
+    x_sorted = (gathered_rows(level.x_sorted, level.counts, chosen)
+                if level.x_sorted is not None else
+                columns[chosen[segment_ids(level.counts)].T, order])
+    return replace(level, order=order, x_sorted=x_sorted), chosen
 
 
 def drawn_codes(codes, samples, counts, draw):

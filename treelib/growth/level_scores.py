@@ -52,6 +52,8 @@ def feature_scores(level, search, features):
     per-node ``"cumsum"`` finder bit for bit; only the candidate cuts are scored.  With
     classes (unweighted classification), the class counts left of the cuts are
     added up in blocks of bounded size (``level_classes.class_scores``).
+    Weighted classes whose statistics are whole numbers (``search.counted``: bootstrap
+    counts) have their left sums counted by runs (``counted_sums``): the same sums.
     O(positions x features x k); with classes O(positions x features + runs x k),
     or O(positions x features) for Gini from ranks, in memory bounded by a block.
     """
@@ -72,10 +74,56 @@ def feature_scores(level, search, features):
         sums = segmented_cumsum(np.take(values, samples.T, axis=0), counts)
         return np.take(sums.reshape((p * c,) + values.shape[1:]), at, axis=0)
 
-    left_sums = running_sums(search.stats)
-    w_left = (offset + 1).astype(np.float64) if weights is None else running_sums(weights)
+    if search.counted is not None:                 # whole numbers: counted by runs
+        left_sums = counted_sums(search.counted, weights, (samples, x), counts,
+                                 (row, position), search.stats.shape[1])
+        w_left = left_sums.sum(axis=1)
+    else:
+        left_sums = running_sums(search.stats)
+        w_left = (offset + 1).astype(np.float64) if weights is None else running_sums(weights)
     return cut_candidates(level, criterion, weights is not None,
                           (node, row + features.start, offset), left_sums, w_left)
+
+
+def counted_sums(codes, weights, rows, counts, cuts, n_classes):
+    """The left sums (cuts, k) of whole-number class statistics (one-hot rows times whole
+    weights) at the ``cuts`` = (row, position) of a chunk's ``rows`` = (sample ids, their
+    values), (c, p) each, the nodes ``counts`` positions each: every run of equal values
+    inside a node gets its class sums from one ``np.bincount`` (keys run x k + class,
+    ``weights`` of the samples, classes ``codes``), the running totals of the runs minus
+    their value before the cut's node are its left sums.  Whole numbers below 2**53 add
+    up exactly in any order, so these are the segmented running sums bit for bit.
+    O(c p + runs k)."""
+    samples, x = rows
+    row, position = cuts
+    c, p = samples.shape
+    starts = segment_starts(counts)
+    new_run = np.empty((c, p), dtype=bool)                  # a run begins at q
+    new_run[:, 0] = True
+    np.greater(x[:, 1:], x[:, :-1], out=new_run[:, 1:])
+    new_run[:, starts] = True
+    run = np.cumsum(new_run.ravel(), dtype=np.intp)         # runs numbered 1, 2, ...
+    key = run * n_classes
+    key += np.take(codes, samples.ravel())
+    sums = np.bincount(key, weights=np.take(weights, samples.ravel()),
+                       minlength=(run[-1] + 1) * n_classes).reshape(-1, n_classes)
+    np.cumsum(sums, axis=0, out=sums)                       # row 0 (no run) stays 0
+    first = row * p + starts[segment_ids(counts)[position]]  # the cut's node's start
+    return sums[run[row * p + position]] - sums[run[first] - 1]
+
+
+def whole_classes(Y, criterion, weights):
+    """The class of every sample when the statistics are one-hot rows times whole-number
+    weights (bootstrap counts) adding up to less than 2**53: their sums are whole
+    numbers, exact in any order, and counted by runs (``counted_sums``);
+    None otherwise.  O(n k)."""
+    if criterion not in ("gini", "entropy") or weights is None:
+        return None
+    w = np.asarray(weights)
+    one_hot = ((Y == 0) | (Y == 1)).all() and (np.count_nonzero(Y, axis=1) == 1).all()
+    if not one_hot or not (w == np.floor(w)).all() or not w.sum() < 2**53:
+        return None
+    return np.argmax(Y, axis=1)
 
 
 def cut_candidates(level, criterion, weighted, where, left_sums, w_left):
