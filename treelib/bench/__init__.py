@@ -156,14 +156,14 @@ BENCHMARKS["boosting"] = Benchmark(boosting, "gradient boosting against scikit-l
                                    "boosting")
 BENCHMARKS["speed"] = Benchmark(speed, "issue 24: forests (random forests, extra trees) "
                                 "with max_features per node and level-wise, and across "
-                                "processes, against scikit-learn (about 3 minutes)", "speed")
+                                "processes, against scikit-learn (about a minute)", "speed")
 BENCHMARKS["per_node"] = Benchmark(per_node, "issue 24: time per node of the per-node "
                                    "growers against scikit-learn's (about 2 minutes)",
                                    "per_node")
 BENCHMARKS["shapes"] = Benchmark(shapes, "issue 24: many classes (500, 1,000) and wide data "
                                  "(200 x 40,000; 50 x 200,000): time and memory growth "
                                  "against scikit-learn, each fit in a fresh process "
-                                 "(about 6 minutes)", "shapes")
+                                 "(about 4 minutes)", "shapes")
 BENCHMARKS["distributed"] = Benchmark(distributed, "fixed-point trees and boosting on a "
                                       "LocalCluster of 2 workers: bytes per round, time "
                                       "against the local exact and float fits (quick; "

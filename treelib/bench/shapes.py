@@ -17,8 +17,9 @@ and OpenMP; both libraries get the same parameters):
 
 Classes shift one feature each (``growth.shifted_normals``); the wide targets are the
 sum of the first ten features plus standard normal noise.  The sizes (trees, iterations,
-rows) keep the whole benchmark within about 5 minutes of CPU time on a 2-core AMD EPYC
-at two repeats (treelib's 1,000-class tree is half of it); early stopping is off.
+rows) keep the whole benchmark within 8 minutes on 2 cores: at the default two repeats it
+took 3 minutes 46 seconds on a 2-core AMD EPYC at a load of 1.4 (treelib's 1,000-class
+tree a quarter of it, 26 CPU seconds a fit).  Early stopping is off.
 
 Rows: case, method, repeat, seconds (wall), cpu_seconds, peak_mib (the rise of the
 resident set during the fit), process_peak_mib (the process's peak: data and imports
@@ -113,7 +114,7 @@ def shapes_child(case, method, repeats, seed, results):
 def run(full=False, repeats=2, seed=0, progress=None, cases=None):
     """Every case of ``CASES`` (or ``cases``) with scikit-learn and treelib's methods,
     each in a fresh process fitting ``repeats`` times (``full``: twice as many).  About
-    six minutes on two cores at two repeats."""
+    four minutes on two cores at two repeats."""
     import pandas as pd
 
     records, start = [], time.perf_counter()
