@@ -35,11 +35,12 @@ from treelib.growth.level_wise import check_no_missing, grow_trees, sorted_rows
 #: Most bytes of sorted rows (sample ids and values) that one group of a batch holds.
 BATCH_BYTES = 2**28
 
-#: Samples a forest's batch stacks, about (``batch_trees``): batches beyond it run no
-#: faster per tree (digits, 1,347 rows: 0.37 s for 20 trees one by one, 0.29 s in
-#: batches of 4 to 8, 0.36 s in batches of 10; california, 15,480 rows: fastest alone),
-#: their levels' arrays leaving the processor's caches.
-BATCH_SAMPLES = 2**13
+#: Samples a forest's batch stacks, about (``batch_trees``).  Measured (one thread, 20
+#: trees on digits, 1,347 rows: 0.30 s one by one, 0.20 s in batches of 4, 0.18 s of 10
+#: or 20; 10 trees on california, 15,480 rows: 0.97 s one by one, 1.06 s in pairs, 1.2
+#: to 1.3 s in batches of 4 to 20): small trees gain, large ones lose as their levels'
+#: arrays leave the processor's caches.
+BATCH_SAMPLES = 2**14
 
 
 def batch_trees(n_samples, n_features, itemsize=8):

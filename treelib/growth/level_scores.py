@@ -74,13 +74,21 @@ def feature_scores(level, search, features):
         sums = segmented_cumsum(np.take(values, samples.T, axis=0), counts)
         return np.take(sums.reshape((p * c,) + values.shape[1:]), at, axis=0)
 
+    def running_pair(stats, weights):            # both in one segmented_cumsum
+        k = stats.shape[1]
+        both = np.empty((p, c, k + 1))
+        np.take(stats, samples.T, axis=0, out=both[:, :, :k])
+        np.take(weights, samples.T, out=both[:, :, k])
+        sums = np.take(segmented_cumsum(both, counts).reshape(p * c, k + 1), at, axis=0)
+        return sums[:, :k], sums[:, k]
+
     if search.counted is not None:                 # whole numbers: counted by runs
         left_sums = counted_sums(search.counted, weights, (samples, x), counts,
                                  (row, position), search.stats.shape[1])
         w_left = left_sums.sum(axis=1)
     else:
-        left_sums = running_sums(search.stats)
-        w_left = (offset + 1).astype(np.float64) if weights is None else running_sums(weights)
+        left_sums, w_left = ((running_sums(search.stats), (offset + 1).astype(np.float64))
+                             if weights is None else running_pair(search.stats, weights))
     return cut_candidates(level, criterion, weights is not None,
                           (node, row + features.start, offset), left_sums, w_left)
 
@@ -112,16 +120,21 @@ def counted_sums(codes, weights, rows, counts, cuts, n_classes):
     return sums[run[row * p + position]] - sums[run[first] - 1]
 
 
+def whole_weights(weights):
+    """Whether ``weights`` are float64 whole numbers (bootstrap counts) adding up to less
+    than 2**53: their running sums are exact in any order.  O(n)."""
+    if weights is None or np.asarray(weights).dtype != np.float64:
+        return False
+    return bool((weights == np.floor(weights)).all() and weights.sum() < 2**53)
+
+
 def whole_classes(Y, criterion, weights):
-    """The class of every sample when the statistics are one-hot rows times whole-number
-    weights (bootstrap counts) adding up to less than 2**53: their sums are whole
-    numbers, exact in any order, and counted by runs (``counted_sums``);
-    None otherwise.  O(n k)."""
-    if criterion not in ("gini", "entropy") or weights is None:
+    """The class of every sample when the statistics are one-hot rows times whole
+    weights (``whole_weights``): their sums are whole numbers, exact in any order, and
+    counted by runs (``counted_sums``); None otherwise.  O(n k)."""
+    if criterion not in ("gini", "entropy") or not whole_weights(weights):
         return None
-    w = np.asarray(weights)
-    one_hot = ((Y == 0) | (Y == 1)).all() and (np.count_nonzero(Y, axis=1) == 1).all()
-    if not one_hot or not (w == np.floor(w)).all() or not w.sum() < 2**53:
+    if not (((Y == 0) | (Y == 1)).all() and (np.count_nonzero(Y, axis=1) == 1).all()):
         return None
     return np.argmax(Y, axis=1)
 
