@@ -8,11 +8,12 @@ settings (``forest_builder``): level by level wherever the options' table allows
 exact or histogram search, a criterion scored from sums, no missing value), a feature
 subset included, else depth first (best first with ``max_leaf_nodes``).  Level-wise trees
 with exact cuts (``splitter="cumsum"``) or random thresholds (extra trees, ``"random"``)
-are grown in batches of about ``BATCH_TREES``, every level of a batch's trees in the same
-numpy calls (``treelib.growth.level_batch.grow_exact_batch``, from the rows sorted once
-for the whole forest; ``treelib.growth.level_random.grow_random_batch``): each tree is
-still the one its seed grows alone, bit for bit.  Histogram trees (``"hist"``) grow one
-by one.
+are grown in batches of at most ``BATCH_TREES`` (exact trees: about
+``treelib.growth.level_batch.BATCH_SAMPLES`` stacked samples; large trees grow one a
+batch, which runs faster), every level of a batch's trees in the same numpy calls
+(``treelib.growth.level_batch.grow_exact_batch``, from the rows sorted once for the whole
+forest; ``treelib.growth.level_random.grow_random_batch``): each tree is still the one
+its seed grows alone, bit for bit.  Histogram trees (``"hist"``) grow one by one.
 """
 
 import multiprocessing
