@@ -26,7 +26,7 @@ import numpy as np
 from sklearn.utils import check_random_state
 
 from treelib.estimators.params import check_number, numpy_rng
-from treelib.finders import Finder
+from treelib.finders import Finder, feature_subset
 from treelib.growth import grow, without_zero_weights
 from treelib.growth.level_batch import batch_trees, grow_exact_batch
 from treelib.growth.level_random import grow_random_batch
@@ -65,7 +65,7 @@ def forest_builder(splitter, criterion, max_features, n_features, max_leaf_nodes
     forest multiplies it by its trees.  O(rows of the table)."""
     if max_leaf_nodes is not None:
         return "best_first"
-    subset = max_features if max_features < n_features else None
+    subset = feature_subset(max_features, n_features)
     if combines(builder="level_wise", splitter=splitter, criterion=criterion,
                 max_features=subset, missing=has_missing):
         return "level_wise"

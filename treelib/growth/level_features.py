@@ -32,6 +32,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from treelib.finders import feature_subset
 from treelib.segments import segment_ids, segment_starts
 from treelib.split import Candidates
 
@@ -109,8 +110,7 @@ def drawn_mask(features, searched, n_features):
 def some_features(finder, data):
     """``finder.max_features`` when it is fewer than the columns of ``data`` (each node
     then searches its own draw), else None (every node searches every feature).  O(1)."""
-    limit = finder.max_features
-    return limit if limit is not None and limit < data.shape[1] else None
+    return feature_subset(finder.max_features, data.shape[1])
 
 
 def level_keys(rngs, tree, shape):

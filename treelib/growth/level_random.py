@@ -64,13 +64,13 @@ import numpy as np
 from treelib.criteria import NodeStatistics, node_statistics
 from treelib.finders.random import random_thresholds
 from treelib.gains import score_cuts
-from treelib.growth.level_features import node_features
+from treelib.growth.level_features import node_features, some_features
 from treelib.growth.level_partition import partition, partition_plan
-from treelib.growth.level_wise import select
+from treelib.growth.level_wise import record_splits, select
 from treelib.growth.threads import CHUNK_VALUES, feature_chunks
 from treelib.segments import segment_ids, segment_starts
 from treelib.split import tie_winners
-from treelib.tree import LEFT, RIGHT, TreeRecorder
+from treelib.tree import TreeRecorder
 
 
 @dataclass
@@ -159,11 +159,10 @@ def grow_random_batch(data, Y, finders, rules, weights, counter=None):
                                               counts[t:t + 1], weight=root.weight[t:t + 1])
                                for t, tree in enumerate(trees)])
     classes = np.argmax(Y, axis=1) if finder.criterion in ("gini", "entropy") else None
-    limit = finder.max_features
     search = RandomSearch(data, finder.criterion, finder.min_samples_leaf, classes,
                           Y.shape[1] if classes is not None else root.stats.shape[1],
                           [f.rng for f in finders],
-                          limit if limit is not None and limit < data.shape[1] else None)
+                          some_features(finder, data))
     level = RandomLevel(root_ids, samples, counts, root,
                         None if classes is not None else root.stats,
                         np.arange(len(finders)), w)
@@ -339,16 +338,8 @@ def record_children(trees, level, splits, child, child_counts):
     ``level`` and the parents' children (left then right, ``child``'s statistics) in
     their trees; returns the children's ids.  O(children k) plus O(trees) calls."""
     parents, feature, threshold = splits
-    tree_of = level.tree[parents]
-    bounds = np.searchsorted(tree_of, np.arange(len(trees) + 1))   # parents by tree
-    child_ids = np.empty(2 * len(parents), dtype=np.intp)
-    for t in np.unique(tree_of):
-        mine = slice(bounds[t], bounds[t + 1])
-        theirs = slice(2 * bounds[t], 2 * bounds[t + 1])
-        ids = level.node_ids[parents[mine]]
-        child_ids[theirs] = trees[t].add_nodes(
-            child.value[theirs], child.impurity[theirs], child_counts[theirs],
-            np.repeat(ids, 2), np.tile([LEFT, RIGHT], len(ids)), child.weight[theirs])
-        trees[t].set_splits(ids, feature[parents[mine]], threshold[parents[mine]], False)
-    return child_ids
+    return record_splits(trees, (level.tree[parents], level.node_ids[parents]),
+                         (feature[parents], threshold[parents],
+                          np.zeros(len(parents), dtype=bool)),   # no missing value
+                         child, child_counts)
 
