@@ -103,9 +103,9 @@ def test_ratios_from_hand_made_files(tmp_path):
     forests = speed_rows.drop(index="forests, n_jobs=2 against 1", level="goal")
     assert (forests.ratio == 2.0).all()                    # per-repeat median, not 3
     n_jobs = ratio.loc["forests, n_jobs=2 against 1"]
-    assert n_jobs["digits forest, n_jobs=1 / n_jobs=2 (wall)"] == 2.0
+    assert n_jobs["california forest, n_jobs=1 / n_jobs=2 (wall)"] == 2.0
     assert met.loc[("forests, n_jobs=2 against 1",
-                    "digits forest, n_jobs=1 / n_jobs=2 (wall)")]
+                    "california forest, n_jobs=1 / n_jobs=2 (wall)")]
     assert n_jobs["scikit-learn's forest, the same (reference)"] == 1 / 0.8
     assert met.loc[("forests, n_jobs=2 against 1",
                     "scikit-learn's forest, the same (reference)")] is None

@@ -45,7 +45,7 @@ SPEED_GOALS = (
     (ET, "ExtraTreesRegressor, california, level-wise", "et_california", LEVEL_WISE,
      "scikit-learn", 1.5, "<="),
     (RFR, "level-wise", "rf_california", LEVEL_WISE, "scikit-learn", 1.0, "<="),
-    (N_JOBS, "digits forest, n_jobs=1 / n_jobs=2 (wall)", "n_jobs",
+    (N_JOBS, "california forest, n_jobs=1 / n_jobs=2 (wall)", "n_jobs",
      "treelib n_jobs=1", "treelib n_jobs=2", 1.8, ">="),
     (N_JOBS, "scikit-learn's forest, the same (reference)", "n_jobs",
      "scikit-learn n_jobs=1", "scikit-learn n_jobs=2", None, None),

@@ -14,8 +14,10 @@ of a case side by side, so the ratios of one repeat share the machine's load):
   level-wise (the default, ``treelib.growth.level_random``), and scikit-learn;
 - ``et_california``: ExtraTreesRegressor (every feature) on california, level-wise and
   scikit-learn (per node, ten full-depth trees would take minutes);
-- ``n_jobs``: the level-wise digits forest with ``n_jobs`` 1 and 2 (processes), and
-  scikit-learn's forest with 1 and 2 (joblib's threads);
+- ``n_jobs``: the level-wise california forest (RandomForestRegressor, every feature,
+  eight trees of about a second each) with ``n_jobs`` 1 and 2 (processes), and
+  scikit-learn's forest with 1 and 2 (joblib's threads).  (A digits forest grows in
+  batches in a fraction of a second: starting the processes would be most of it);
 - ``rf_synthetic``: RandomForestClassifier (max_features "sqrt"), five trees, on 100,000
   rows of scikit-learn's ``make_classification`` (20 features, 10 informative, four
   classes; 25,000 more rows scored), level-wise and scikit-learn (per node, the forest
@@ -139,11 +141,11 @@ def methods(case, n_trees, seed):
                 "treelib level_wise": forest("treelib", "classification", n_trees, seed,
                                              builder="level_wise")}
     level = {"builder": "level_wise"}
-    return {"treelib n_jobs=1": forest("treelib", "classification", n_trees, seed, **level),
-            "treelib n_jobs=2": forest("treelib", "classification", n_trees, seed,
+    return {"treelib n_jobs=1": forest("treelib", "regression", n_trees, seed, **level),
+            "treelib n_jobs=2": forest("treelib", "regression", n_trees, seed,
                                        n_jobs=2, **level),
-            "scikit-learn n_jobs=1": forest("scikit-learn", "classification", n_trees, seed),
-            "scikit-learn n_jobs=2": forest("scikit-learn", "classification", n_trees, seed,
+            "scikit-learn n_jobs=1": forest("scikit-learn", "regression", n_trees, seed),
+            "scikit-learn n_jobs=2": forest("scikit-learn", "regression", n_trees, seed,
                                             n_jobs=2)}
 
 
@@ -165,7 +167,7 @@ def timed_score(model, data):
 #: Case: (data, trees).
 CASES = {"rf_digits": ("digits", 20), "rf_california": ("california", 10),
          "rf_california_third": ("california", 3), "et_digits": ("digits", 20),
-         "et_california": ("california", 10), "n_jobs": ("digits", 40),
+         "et_california": ("california", 10), "n_jobs": ("california", 8),
          "rf_synthetic": ("synthetic", 5), "tree_digits": ("digits", 1),
          "tree_california": ("california", 1)}
 
