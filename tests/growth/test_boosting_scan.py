@@ -96,6 +96,50 @@ def test_node_caps_are_newton_bound_cap_and_refuse_what_is_not_finite():
                      np.array([True])) is None
 
 
+@pytest.mark.parametrize("l2", [0.0, 0.5])
+@pytest.mark.parametrize("hessians", [False, True])
+def test_uniform_nodes_stay_leaves_as_in_the_general_path(monkeypatch, l2, hessians):
+    """Many classes: a class's tree sees a few rows of large gradient among many of the
+    same small one, so most nodes are uniform (``boosting_scan.uniform``); the trees
+    equal those grown with ``choose_splits`` alone, node for node."""
+    import treelib.growth.boosting_grower as grower
+
+    rng = np.random.default_rng(3)
+    codes = rng.integers(0, 40, (2000, 4)).astype(np.uint8)
+    data = BinnedData(codes, [40] * 4)
+    g = np.full(2000, 1e-3)
+    g[rng.choice(2000, 6, replace=False)] = -0.999
+    g[:700] = np.where(g[:700] > 0, 0.3, g[:700])            # a second plateau
+    h = g * (1 - g) + 0.5 if hessians else None
+    rules = BoostingRules(min_samples_leaf=3, l2_regularization=l2)
+    calls = []
+
+    def counted(cuts, sums, rules, roots, uniform=None):
+        calls.append(uniform)
+        return fast_splits(cuts, sums, rules, roots, uniform)
+
+    monkeypatch.setattr(grower, "fast_splits", counted)
+    fast_tree, fast_rows = grow_boosting_tree(data, g, h, rules, 0.1)
+    monkeypatch.setattr(grower, "fast_splits",
+                        lambda cuts, sums, rules, roots, uniform=None:
+                        choose_splits(cuts, sums, rules, roots))
+    tree, rows = grow_boosting_tree(data, g, h, rules, 0.1)
+    for name in ("feature", "threshold", "value", "impurity", "n_node_samples"):
+        np.testing.assert_array_equal(getattr(fast_tree, name), getattr(tree, name))
+    np.testing.assert_array_equal(fast_rows, rows)
+    assert calls and tree.node_count > 3
+
+
+def test_uniform_asks_for_equal_gradients_and_hessians():
+    from treelib.growth.boosting_scan import uniform
+
+    g, h = np.array([0.5, 0.5, -0.0, 0.0, 0.5]), np.array([1.0, 1.0, 1.0, 1.0, 2.0])
+    assert uniform(g, None, np.array([0, 1, 4])) and uniform(g, h, np.array([0, 1]))
+    assert not uniform(g, h, np.array([0, 1, 4])) and not uniform(g, None, np.array([1, 2]))
+    assert uniform(g, h, np.array([2, 3]))
+    assert not uniform(np.array([np.nan, np.nan]), None, np.array([0, 1]))
+
+
 def test_partition_keeps_the_order_of_both_sides():
     rng = np.random.default_rng(0)
     for n in (0, 5, 511, 512, 3000):
@@ -136,7 +180,7 @@ def test_trees_are_the_general_paths_trees(monkeypatch):
     rules = BoostingRules(min_samples_leaf=5)
     fast_tree, fast_rows = grow_boosting_tree(data, g, None, rules, 0.1)
 
-    def general(cuts, sums, rules, roots):
+    def general(cuts, sums, rules, roots, uniform=None):
         return choose_splits(cuts, sums, rules, roots)
 
     monkeypatch.setattr(grower, "fast_splits", general)

@@ -68,7 +68,7 @@ from treelib.growth.boosting_histograms import (
     count_histograms,
 )
 from treelib.growth.boosting_monotonic import scan_splits
-from treelib.growth.boosting_scan import fast_splits
+from treelib.growth.boosting_scan import fast_splits, uniform
 from treelib.split import MISSING_BIN
 from treelib.tree import LEFT, RIGHT, TreeRecorder
 
@@ -165,7 +165,8 @@ class TreeGrowth:
             found_splits = scan_splits(batch, sums, self.data, self.rules)
         else:                                 # (best_splits, without needless tie work)
             cuts = CutSums(*candidate_sums(batch, self.data), hessians=batch.h is not None)
-            found_splits = fast_splits(cuts, sums, self.rules, roots)
+            found_splits = fast_splits(cuts, sums, self.rules, roots,
+                                       lambda s: uniform(self.g, self.h, nodes[s].rows))
         for k, found in enumerate(found_splits):
             if found is not None:
                 key = GainOrder(found.gain) if monotonic else -found.gain

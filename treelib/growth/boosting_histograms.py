@@ -25,7 +25,8 @@ from typing import NamedTuple
 import numpy as np
 
 from treelib.finders.categorical import category_order
-from treelib.gains import EPS, BoundTerms, gain_rounding_bound
+from treelib.gains import BoundTerms, gain_rounding_bound
+from treelib.growth.boosting_caps import newton_bound_cap
 from treelib.split import MISSING_BIN, Candidates, tie_winners
 
 #: A feature whose most frequent bin holds this share of the rows is sparse (``BinnedData``).
@@ -388,13 +389,3 @@ def entry_layout(f, m, n_cuts):
         a.flags.writeable = False
     return tuple(layout)
 
-
-def newton_bound_cap(sums, top, s=slice(None)):
-    """``treelib.gains.bound_cap`` for the Newton gain of the nodes ``s`` whose best
-    gains are ``top``: ``4 EPS (top + 2 G^2 / H) + 32 N EPS A scale``, since
-    ``|G_L| / H_L`` is a weighted mean of the node's ``|g / h|``, at most the tree's
-    largest, ``sums.scale``.  Only cuts within twice this of a node's best gain can tie
-    with it.  O(nodes)."""
-    G, H, N, A = sums.G[s], sums.H[s], sums.N[s], sums.A[s]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return 4 * EPS * (np.maximum(top, 0.0) + 2 * G * G / H) + 32 * EPS * N * A * sums.scale

@@ -18,6 +18,11 @@ node).  ``fast_splits`` decides from the gains alone the nodes that have none:
   so a best gain above twice the cap splits; a root, compared with ``-G^2 / (H + l2)``
   and not with a bound, needs no bound at all.
 
+A node that is not a root and whose samples all have the same gradient and the same
+hessian (``uniform``; common with many classes, where most rows of a class's tree have
+the same small gradient) stays a leaf without ``choose_splits``: every exact gain of its
+cuts is at most 0 (``x^2 / (x h + l2)`` is convex and 0 at 0), so a computed gain is at
+most its rounding bound, and ``choose_splits`` splits a node only above it.
 Any other node (a contender before the best, a best gain within twice the cap of 0, a
 non-finite gain or cap) sends the whole batch to ``choose_splits`` with the same gains:
 the results are ``choose_splits``' in every case, bit for bit (tests/growth/
@@ -50,12 +55,14 @@ from treelib.growth.boosting_histograms import (
 INF = float("inf")
 
 
-def fast_splits(cuts, sums, rules, roots):
+def fast_splits(cuts, sums, rules, roots, uniform=None):
     """The best split of each of m nodes from the left sums of their cuts (``CutSums``),
     as ``treelib.growth.boosting_histograms.choose_splits`` returns them (a ``FoundSplit``
     or None per node), deciding from the gains alone where the tie rule cannot change
     the answer (module docstring).  ``roots`` (m,): the nodes searched as scikit-learn's
-    root.  O(m f C)."""
+    root; ``uniform``: None, or ``uniform(s)`` whether all the samples of node s have
+    the same gradient and the same hessian (asked only of a node the gains alone do not
+    decide: such a node, not a root, stays a leaf).  O(m f C)."""
     gains = newton_gains(cuts, sums, rules)
     m = len(gains)
     flat = gains.reshape(m, -1)
@@ -68,18 +75,17 @@ def fast_splits(cuts, sums, rules, roots):
     if cap is None:
         return choose_splits(cuts, sums, rules, roots, gains)
     floor = tops - 2 * cap                                  # as ``contenders``
-    for s in np.flatnonzero(some):
-        if (flat[s, :first[s]] >= floor[s]).any():   # a contender before the first best
-            return choose_splits(cuts, sums, rules, roots, gains)
     l2, n_cuts = rules.l2_regularization, gains.shape[2]
     results = [None] * m
     for s in np.flatnonzero(some):
         gain = flat[s, first[s]]
-        if roots[s]:
-            if not gain > -sums.G[s] ** 2 / (sums.H[s] + l2):
-                continue
-        elif not gain > 2 * cap[s]:
-            return choose_splits(cuts, sums, rules, roots, gains)   # the bound decides
+        if ((flat[s, :first[s]] >= floor[s]).any()   # a contender before the first best
+                or not (roots[s] or gain > 2 * cap[s])):    # or the bound decides
+            if roots[s] or uniform is None or not uniform(s):
+                return choose_splits(cuts, sums, rules, roots, gains)
+            continue                                        # a uniform node: a leaf
+        if roots[s] and not gain > -sums.G[s] ** 2 / (sums.H[s] + l2):
+            continue
         j, cut = divmod(int(first[s]), n_cuts)
         results[s] = FoundSplit(float(gain), j, cut, int(cuts.NL[s, j, cut]),
                                 float(cuts.GL[s, j, cut]), float(cuts.HL[s, j, cut]),
@@ -91,8 +97,20 @@ def node_caps(sums, tops, some):
     """``treelib.growth.boosting_histograms.newton_bound_cap`` of the nodes ``some``
     (the others' cap: 0) with best gains ``tops``.  None when a node of ``some`` has a
     cap that is not finite (a best gain that is not: its cap is not either) or no
-    positive H.  O(m)."""
-    caps = np.where(some, newton_bound_cap(sums, tops), 0.0)
-    if np.all(sums.H[some] > 0) and np.all(np.abs(caps) < INF):
-        return caps
-    return None
+    positive H.  O(m), in Python floats (one or two nodes a call)."""
+    caps = newton_bound_cap(sums, tops).tolist()
+    for s, (H, inside) in enumerate(zip(sums.H.tolist(), some.tolist())):
+        if not inside:
+            caps[s] = 0.0
+        elif not (H > 0 and abs(caps[s]) < INF):
+            return None
+    return np.array(caps)
+
+
+def uniform(g, h, rows):
+    """Whether all of ``rows`` have the same gradient ``g`` and the same hessian ``h``
+    (None: all 1).  O(rows)."""
+    values = g[rows]
+    if not values.min() == values.max():
+        return False
+    return h is None or bool(h[rows].min() == h[rows].max())
