@@ -53,7 +53,9 @@ def feature_scores(level, search, features):
     classes (unweighted classification), the class counts left of the cuts are
     added up in blocks of bounded size (``level_classes.class_scores``).
     Weighted classes whose statistics are whole numbers (``search.counted``: bootstrap
-    counts) have their left sums counted by runs (``counted_sums``): the same sums.
+    counts) have their left sums counted by runs (``counted_sums``): the same sums;
+    other whole weights (``search.whole``) their left weights by one plain running sum
+    (``whole_left_weights``).
     O(positions x features x k); with classes O(positions x features + runs x k),
     or O(positions x features) for Gini from ranks, in memory bounded by a block.
     """
@@ -86,6 +88,9 @@ def feature_scores(level, search, features):
         left_sums = counted_sums(search.counted, weights, (samples, x), counts,
                                  (row, position), search.stats.shape[1])
         w_left = left_sums.sum(axis=1)
+    elif weights is not None and search.whole:     # whole weights: one plain cumsum
+        left_sums = running_sums(search.stats)
+        w_left = whole_left_weights(weights, samples, (row, position, position - offset))
     else:
         left_sums, w_left = ((running_sums(search.stats), (offset + 1).astype(np.float64))
                              if weights is None else running_pair(search.stats, weights))
@@ -118,6 +123,20 @@ def counted_sums(codes, weights, rows, counts, cuts, n_classes):
     np.cumsum(sums, axis=0, out=sums)                       # row 0 (no run) stays 0
     first = row * p + starts[segment_ids(counts)[position]]  # the cut's node's start
     return sums[run[row * p + position]] - sums[run[first] - 1]
+
+
+def whole_left_weights(weights, samples, cuts):
+    """The left weights (cuts,) at the ``cuts`` = (row, position, node start) of a
+    chunk's rows of ``samples`` (c, p), for whole ``weights`` (``whole_weights``): one
+    running sum along each row (all rows at once, position after position), minus its
+    value before the cut's node.  Whole numbers below 2**53 add up exactly in any
+    order, so these are the segmented running sums bit for bit.  O(c p)."""
+    row, position, start = cuts
+    c, p = samples.shape
+    running = np.zeros((p + 1, c))                  # along the positions, every row
+    np.cumsum(np.take(weights, samples.T), axis=0, out=running[1:])
+    flat = running.ravel()
+    return flat[(position + 1) * c + row] - flat[start * c + row]
 
 
 def whole_weights(weights):

@@ -15,8 +15,9 @@ feature chunks and the node sizes, not on how many nodes the level holds:
    fit in ``CHUNK_VALUES``), with *segmented* running sums that restart at every node
    (``treelib.segments.segmented_cumsum``) and the one tie rule (``level_cuts``);
 4. send each node's samples to its two children with a *stable partition* of every row
-   (``treelib.growth.level_partition``): the samples of a child stay sorted, so nothing
-   is ever sorted again.  Samples that land in a leaf are dropped, so deep levels cost little.
+   (``treelib.growth.level_partition.next_rows``, a gather): the samples of a child stay
+   sorted, so nothing is ever sorted again.  Samples that land in a leaf are dropped,
+   so deep levels cost little.
 
 The tree is the one the per-node growers grow with the ``"cumsum"`` finder (same splits,
 same thresholds bit for bit, same tie rule and stopping rules), nodes numbered breadth
@@ -46,18 +47,24 @@ from treelib.criteria import NodeStatistics, node_statistics
 from treelib.growth.level_classes import children_statistics, class_blocks
 from treelib.growth.level_cuts import best_cuts
 from treelib.growth.level_features import redealt_level
-from treelib.growth.level_partition import partition, partition_plan, partition_rows
-from treelib.growth.level_scores import cut_candidates, feature_scores, whole_classes
+from treelib.growth.level_partition import (
+    gather_plan,
+    gather_rows,
+    next_rows,
+    partition,
+    partition_plan,
+    partition_rows,
+)
+from treelib.growth.level_scores import (
+    cut_candidates,
+    feature_scores,
+    whole_classes,
+    whole_weights,
+)
 from treelib.growth.threads import feature_chunks, run_chunks
 from treelib.segments import segment_ids, segment_starts
 from treelib.split import midpoint
 from treelib.tree import LEFT, RIGHT, TreeRecorder
-
-#: Values (positions x rows) moved per scatter of ``next_rows``: its temporaries (about
-#: 20 bytes a value) stay within the processor's caches.  A forest of 20 trees on digits
-#: (64 features, batches of 5 trees) grew in about 0.19 s with 2**14 to 2**17 values a
-#: step, 0.26 s with 2**19 (the step was 2**19 before).
-MOVE_VALUES = 2**16
 
 __all__ = ["Level", "cut_candidates", "grow_level_wise_exact", "grow_trees", "partition",
            "partition_plan", "partition_rows", "select", "sorted_rows"]
@@ -102,6 +109,7 @@ class LevelSearch:
     draw: tuple | None = None    # (each tree's rng, max_features): level_features
     counted: np.ndarray | None = None   # (n,) classes, if weighted whole numbers
     columns: np.ndarray | None = None   # (f, n) the values, if levels keep none
+    whole: bool = False          # weights are whole numbers (``whole_weights``)
 
 
 @dataclass
@@ -189,7 +197,8 @@ def grow_trees(stacked, rows, finders, rules, counter=None, n_jobs=1):
         np.put_along_axis(columns, order, x_sorted, axis=1)
         x_sorted = None
     search = LevelSearch(criterion, min_samples_leaf, weights, classes, stats, n_jobs, draw,
-                         whole_classes(Y, criterion, weights), columns)
+                         whole_classes(Y, criterion, weights), columns,
+                         whole_weights(weights))
     level = Level(node_ids=root_ids[keep], counts=counts[keep], nodes=select(root, keep),
                   order=order, x_sorted=x_sorted, tree=np.flatnonzero(keep))
     growth = Growth(Y, rules, trees, root.weight.astype(np.float64))
@@ -309,8 +318,11 @@ def split_nodes(level, splits, goes_left, search, growth):
     threshold = midpoint(values_at(level, search, feature[parents], at),
                          values_at(level, search, feature[parents], at + 1))
     child_counts = np.column_stack([n_left[parents], n_right[parents]]).ravel()
-    children, = partition(partition_plan(counts, n_left, splits.splitting, splits.splitting),
-                          goes_left[level.order[0]], [level.order[0]])
+    first_row = level.order[:1]
+    children = np.empty((1, int(child_counts.sum())), dtype=first_row.dtype)
+    gather_rows(gather_plan(counts, n_left, splits.splitting, splits.splitting),
+                goes_left[first_row], [(first_row, children)])
+    children = children[0]
     Y, weights, criterion = growth.Y, search.weights, search.criterion
     child = (node_statistics(Y[children], child_counts, criterion,
                              None if weights is None else weights[children])
@@ -343,34 +355,6 @@ def record_splits(trees, parents, splits, child, child_counts):
             child.weight[theirs])
         trees[t].set_splits(ids[mine], *(part[mine] for part in splits))
     return child_ids
-
-
-def next_rows(level, splits, goes_left, keep, n_jobs=1):
-    """The next level's ``order`` and ``x_sorted`` (None if the level keeps no values):
-    every feature's row partitioned stably, keeping the children ``keep`` (left then
-    right of each parent).
-
-    Every row is moved in place: the next level's rows are the first n_next positions of
-    this level's (views of the arrays sorted at the root, which are never copied).
-    Groups of rows in ``n_jobs`` threads, each group a few rows at a time (one scatter per
-    ``MOVE_VALUES`` values, through a temporary of those rows only).  O(f n_active).
-    """
-    n_active = level.order.shape[1]
-    keep_left, keep_right = np.zeros_like(splits.splitting), np.zeros_like(splits.splitting)
-    keep_left[splits.parents], keep_right[splits.parents] = keep[0::2], keep[1::2]
-    plan = partition_plan(level.counts, splits.n_left, keep_left, keep_right)
-    arrays = [a for a in (level.order, level.x_sorted) if a is not None]
-    moved = [a[:, :plan[2]] for a in arrays]
-    n_rows = max(1, MOVE_VALUES // max(1, n_active))
-
-    def move(rows):
-        for j in range(rows.start, rows.stop, n_rows):
-            part = slice(j, min(j + n_rows, rows.stop))
-            partition_rows(plan, goes_left[level.order[part]],
-                           [(a[part], out[part]) for a, out in zip(arrays, moved)])
-
-    run_chunks(move, feature_chunks(level.order.shape[0], 4 * n_active, n_jobs), n_jobs)
-    return moved[0], moved[1] if len(moved) > 1 else None
 
 
 def values_at(level, search, features, positions):
