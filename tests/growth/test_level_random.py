@@ -270,3 +270,39 @@ def test_a_batch_of_trees_is_each_tree_bit_for_bit(criterion, max_features):
         for name in ("feature", "threshold", "n_node_samples", "weighted_n_node_samples",
                      "children_left", "children_right", "value", "impurity"):
             np.testing.assert_array_equal(getattr(tree, name), getattr(alone, name))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 40), st.integers(2, 12), st.integers(1, 11), st.integers(0, 2**32 - 1),
+       st.booleans())
+def test_features_examined_in_key_order_are_the_full_choice(n, f, k, seed, inherit):
+    """``drawn_features`` (features examined in key order, a few at a time, constants
+    inherited from the parent) chooses what ``node_features`` chooses from every
+    feature's variation, with the nodes' exact smallest and largest values: nodes of
+    one to many samples, few distinct values (duplicates, constant features)."""
+    from types import SimpleNamespace
+
+    from treelib.growth.level_features import node_features
+    from treelib.growth.level_random_draws import drawn_features
+
+    k = min(k, f - 1) if f > 1 else 1
+    rng = np.random.default_rng(seed)
+    data = rng.integers(0, 3, size=(n, f)).astype(np.float64) * (rng.random(f) < 0.7)
+    samples = rng.permutation(n)
+    cuts = np.sort(rng.choice(np.arange(1, n), size=min(n - 1, rng.integers(0, 5)),
+                              replace=False)) if n > 1 else np.array([], dtype=int)
+    counts = np.diff(np.concatenate([[0], cuts, [n]]))
+    starts = np.cumsum(counts) - counts
+    low = np.minimum.reduceat(data[samples], starts, axis=0)
+    high = np.maximum.reduceat(data[samples], starts, axis=0)
+    # a parent's constants are some of the node's: every constant feature, or none
+    constant = (high == low) & (rng.random(high.shape) < 0.5) if inherit else None
+    keys = rng.random((len(counts), f))
+    level = SimpleNamespace(samples=samples, counts=counts, constant=constant)
+    features, lo, hi, known = drawn_features(level, np.ascontiguousarray(data.T), keys, k)
+    expected, _ = node_features(keys, high > low, k)
+    rows = np.arange(len(counts))[:, None]
+    np.testing.assert_array_equal(features, expected)
+    np.testing.assert_array_equal(lo, low[rows, expected])
+    np.testing.assert_array_equal(hi, high[rows, expected])
+    assert not (known & (high > low)).any()           # only constant features are known

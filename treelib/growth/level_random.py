@@ -64,13 +64,15 @@ import numpy as np
 from treelib.criteria import NodeStatistics, node_statistics
 from treelib.finders.random import random_thresholds
 from treelib.gains import score_cuts
-from treelib.growth.level_features import node_features, some_features
+from treelib.growth.level_classes import children_statistics
+from treelib.growth.level_features import some_features
 from treelib.growth.level_partition import partition, partition_plan
-from treelib.growth.level_wise import record_splits, select
+from treelib.growth.level_random_draws import drawn_features, gathered
+from treelib.growth.level_random_records import BatchRecords
+from treelib.growth.level_wise import select
 from treelib.growth.threads import CHUNK_VALUES, feature_chunks
 from treelib.segments import segment_ids, segment_starts
 from treelib.split import tie_winners
-from treelib.tree import TreeRecorder
 
 
 @dataclass
@@ -89,16 +91,18 @@ class RandomLevel:
     stats: np.ndarray | None
     tree: np.ndarray
     w: np.ndarray | None
+    constant: np.ndarray | None = None
 
 
 @dataclass
 class RandomSearch:
-    """What every level reads: the features ``data`` (n, f) (C order), the criterion,
-    ``min_samples_leaf``, the class code of every sample (classification; None
-    otherwise), the number of statistics ``width``, each tree's generator (``rngs``) and
-    ``max_features`` (None: every feature)."""
+    """What every level reads: the features ``data`` (n, f) and ``columns`` (f, n), both
+    C order, the criterion, ``min_samples_leaf``, the class code of every sample
+    (classification; None otherwise), the number of statistics ``width``, each tree's
+    generator (``rngs``) and ``max_features`` (None: every feature)."""
 
     data: np.ndarray
+    columns: np.ndarray
     criterion: str
     min_samples_leaf: int
     classes: np.ndarray | None
@@ -118,6 +122,7 @@ class Draws:
     n_left: np.ndarray
     gains: np.ndarray
     bounds: np.ndarray
+    constant: np.ndarray | None = None
 
 
 def grow_level_wise_random(data, Y, finder, rules, counter=None, weights=None):
@@ -154,12 +159,11 @@ def grow_random_batch(data, Y, finders, rules, weights, counter=None):
         [np.ones(len(r)) if w is None else np.asarray(w, np.float64)[r]
          for r, w in zip(rows, weights)]))
     root = node_statistics(Y[samples], counts, finder.criterion, w)
-    trees = [TreeRecorder() for _ in finders]
-    root_ids = np.concatenate([tree.add_nodes(root.value[t:t + 1], root.impurity[t:t + 1],
-                                              counts[t:t + 1], weight=root.weight[t:t + 1])
-                               for t, tree in enumerate(trees)])
+    records = BatchRecords(root, counts)
+    root_ids = np.zeros(len(finders), dtype=np.intp)
     classes = np.argmax(Y, axis=1) if finder.criterion in ("gini", "entropy") else None
-    search = RandomSearch(data, finder.criterion, finder.min_samples_leaf, classes,
+    search = RandomSearch(data, np.ascontiguousarray(data.T), finder.criterion,
+                          finder.min_samples_leaf, classes,
                           Y.shape[1] if classes is not None else root.stats.shape[1],
                           [f.rng for f in finders],
                           some_features(finder, data))
@@ -168,14 +172,15 @@ def grow_random_batch(data, Y, finders, rules, weights, counter=None):
                         np.arange(len(finders)), w)
     keep = ~rules.is_leaf(counts, root.impurity, 0, finder.min_samples_leaf)
     level = select_level(level, keep, counts) if keep.any() else None
-    growth = (Y, rules, trees, root.weight.astype(np.float64))
+    growth = (Y, rules, records, root.weight.astype(np.float64))
     depth = 0
     while level is not None:
         if counter is not None:
             counter.searched(depth, len(level.counts), len(level.samples))
         level = grow_random_level(level, search, growth, depth)
         depth += 1
-    return [tree.finish() for tree in trees]
+    del search, level                     # the features' copy: not needed to finish
+    return records.finish()
 
 
 def select_level(level, keep, counts):
@@ -185,49 +190,36 @@ def select_level(level, keep, counts):
     return RandomLevel(level.node_ids[keep], level.samples[rows], counts[keep],
                        select(level.nodes, keep),
                        None if level.stats is None else level.stats[rows],
-                       level.tree[keep], None if level.w is None else level.w[rows])
+                       level.tree[keep], None if level.w is None else level.w[rows],
+                       None if level.constant is None else level.constant[keep])
 
 
 def level_draws(level, search):
-    """The level's numbers under the contract: ``(features, uniforms, ranges)``, each
-    node's drawn features (m, k) and their smallest and largest values in it (two (m, k)
-    arrays), or (None, f uniforms, None) without ``max_features``; one uniform per slot.
-    O(m f) for the draws, O(f n_active) for the nodes' ranges."""
+    """The level's numbers under the contract: ``(features, uniforms, ranges,
+    constant)``, each node's drawn features (m, k), their smallest and largest values in
+    it (two (m, k) arrays) and the features known constant in each node (m, f)
+    (``treelib.growth.level_random_draws.drawn_features``), or (None, f uniforms, None,
+    None) without ``max_features``; one uniform per slot.  O(m f) for the draws, plus
+    the examined features' values."""
     f = search.data.shape[1]
     k = 0 if search.max_features is None else int(search.max_features)
     per_tree = np.bincount(level.tree, minlength=len(search.rngs))
     numbers = np.concatenate([search.rngs[t].random((per_tree[t], f + k))
                               for t in np.flatnonzero(per_tree)])      # tree after tree
     if search.max_features is None:
-        return None, numbers, None
-    low, high = node_ranges(level, search)
-    features, _ = node_features(numbers[:, :f], high > low, k)
-    rows = np.arange(len(level.counts))[:, None]
-    return features, numbers[:, f:], (low[rows, features], high[rows, features])
-
-
-def node_ranges(level, search):
-    """(m, f) twice: each feature's smallest and largest value in each node of the
-    level, by segmented reductions, a chunk of features at a time.  O(f n_active)."""
-    starts, (m, f) = segment_starts(level.counts), (len(level.counts), search.data.shape[1])
-    low, high = np.empty((m, f), search.data.dtype), np.empty((m, f), search.data.dtype)
-    for chunk in feature_chunks(f, 2 * len(level.samples), 1, CHUNK_VALUES):
-        columns = slice(chunk.start, chunk.stop)
-        rows = (search.data[level.samples] if len(chunk) == f else
-                search.data[level.samples, columns])                          # (p, c)
-        np.minimum.reduceat(rows, starts, axis=0, out=low[:, columns])
-        np.maximum.reduceat(rows, starts, axis=0, out=high[:, columns])
-    return low, high
+        return None, numbers, None, None
+    features, low, high, constant = drawn_features(level, search.columns, numbers[:, :f], k)
+    return features, numbers[:, f:], (low, high), constant
 
 
 def score_level(level, search):
     """Every node's candidates (``Draws``): each drawn slot's threshold, left count,
     gain and bound, a chunk of slots at a time.  O(slots n_active k)."""
-    features, uniforms, ranges = level_draws(level, search)
+    features, uniforms, ranges, constant = level_draws(level, search)
     m, slots = uniforms.shape
     shape = (m, slots)
     draws = Draws(features, np.empty(shape), np.empty(shape, np.intp), np.empty(shape),
-                  np.empty(shape))
+                  np.empty(shape), constant)
     per_slot = len(level.samples) * (4 + (search.width if search.classes is None else 1))
     for chunk in feature_chunks(slots, per_slot, 1, CHUNK_VALUES):
         columns = slice(chunk.start, chunk.stop)
@@ -240,26 +232,26 @@ def score_level(level, search):
 
 def score_chunk(level, search, draws, where):
     """``score_level`` for the slots ``where`` = (slice, their uniforms (m, c), their
-    nodes' ranges or None): gather the slots' values of the level's samples, draw the
-    thresholds, add up the left sums and score them (``treelib.gains.score_cuts``, as
-    ``random_split``); fills ``draws``.  O(c n_active k)."""
+    nodes' ranges or None): gather the slots' values of the level's samples (c, p), draw
+    the thresholds, add up the left sums and score them (``treelib.gains.score_cuts``,
+    as ``random_split``); fills ``draws``.  O(c n_active k)."""
     columns, uniforms, ranges = where
     counts, samples, nodes = level.counts, level.samples, level.nodes
-    starts, segment = segment_starts(counts), segment_ids(counts)
+    starts = segment_starts(counts)
     if draws.features is None:
-        values = (search.data[samples] if uniforms.shape[1] == search.data.shape[1]
-                  else search.data[samples, columns])                          # (p, c)
-        ranges = (np.minimum.reduceat(values, starts, axis=0),
-                  np.maximum.reduceat(values, starts, axis=0))
+        values = np.take(search.columns[columns], samples, axis=1)           # (c, p)
+        ranges = (np.minimum.reduceat(values, starts, axis=1).T,
+                  np.maximum.reduceat(values, starts, axis=1).T)
     else:
-        values = search.data[samples[:, None], draws.features[segment, columns]]
+        values = gathered(search.columns, samples, counts, draws.features[:, columns])
     low, high = ranges[0].astype(np.float64), ranges[1].astype(np.float64)    # (m, c)
     threshold = random_thresholds(low, high, uniforms)
-    goes_left = values <= threshold[segment]                                   # (p, c)
-    n_left = np.add.reduceat(goes_left, starts, axis=0, dtype=np.intp)
+    goes_left = values <= np.repeat(threshold.T, counts, axis=1)              # (c, p)
+    del values
+    n_left = left_counts(goes_left, counts)
     sums_left = left_sums(goes_left, level, search, starts)                   # (m, c, k)
     w_left = n_left if level.w is None else np.add.reduceat(
-        np.where(goes_left, level.w[:, None], 0.0), starts, axis=0)
+        np.where(goes_left, level.w, 0.0), starts, axis=1).T
     gains, bounds = score_cuts(sums_left, w_left, nodes.totals[:, None], nodes.weight[:, None],
                                search.criterion,
                                None if nodes.abs_totals is None else nodes.abs_totals[:, None],
@@ -271,20 +263,31 @@ def score_chunk(level, search, draws, where):
     draws.bounds[:, columns] = np.where(valid, bounds, 0.0)
 
 
+def left_counts(goes_left, counts):
+    """How many samples of each node go left (m, c), from ``goes_left`` (c, p) (the
+    nodes one after the other, ``counts`` each): exact integer running counts, read at
+    each node's end.  O(c p)."""
+    running = np.cumsum(goes_left, axis=1,
+                        dtype=np.int32 if goes_left.shape[1] < 2**31 else np.intp)
+    ends = running[:, np.cumsum(counts) - 1].T.astype(np.intp)
+    ends[1:] -= ends[:-1].copy()
+    return ends
+
+
 def left_sums(goes_left, level, search, starts):
     """The sums (m, c, k) of the statistics of each node's samples that go left, for
-    every slot of the chunk ``goes_left`` (p, c): class by class counts (weighted: the
+    every slot of the chunk ``goes_left`` (c, p): class by class counts (weighted: the
     weights) from one ``np.bincount``, or each column of the level's ``stats`` by
     segmented sums.  O(p c k)."""
-    p, c = goes_left.shape
+    c, p = goes_left.shape
     k = search.width
     if search.classes is None:
-        return np.stack([np.add.reduceat(np.where(goes_left, level.stats[:, j, None], 0.0),
-                                         starts, axis=0) for j in range(k)], axis=-1)
+        return np.stack([np.add.reduceat(np.where(goes_left, level.stats[:, j], 0.0),
+                                         starts, axis=1).T for j in range(k)], axis=-1)
     # key of (node, slot, class): node s's slot t's class q at (s c + t) k + q
     cell = segment_ids(level.counts) * (c * k) + search.classes[level.samples]
-    key = (cell[:, None] + np.arange(0, c * k, k))[goes_left]
-    w = None if level.w is None else np.broadcast_to(level.w[:, None], (p, c))[goes_left]
+    key = (cell + np.arange(0, c * k, k)[:, None])[goes_left]
+    w = None if level.w is None else np.broadcast_to(level.w, (c, p))[goes_left]
     return np.bincount(key, weights=w,
                        minlength=len(level.counts) * c * k).reshape(-1, c, k)
 
@@ -303,7 +306,7 @@ def grow_random_level(level, search, growth, depth):
     the splits and all the children in their trees, and return the children that may
     split as the next level (None if none).  O(f n_active k) (``score_level``), plus
     O(n_active k) for the children and O(trees) Python calls."""
-    Y, rules, trees, total_weight = growth
+    Y, rules, records, total_weight = growth
     draws = score_level(level, search)
     slot, gain = best_draws(draws)
     nodes = np.arange(len(level.counts))
@@ -313,33 +316,27 @@ def grow_random_level(level, search, growth, depth):
         return None
     feature = slot if draws.features is None else draws.features[nodes, slot]
     threshold, n_left = draws.threshold[nodes, slot], draws.n_left[nodes, slot]
-    segment = segment_ids(level.counts)
-    goes_left = search.data[level.samples, feature[segment]] <= threshold[segment]
+    goes_left = (gathered(search.columns, level.samples, level.counts, feature[:, None])[0]
+                 <= np.repeat(threshold, level.counts))
     plan = partition_plan(level.counts, n_left, splitting, splitting)
     moved = partition(plan, goes_left, [level.samples] + ([] if level.w is None
                                                           else [level.w]))
     child_counts = np.column_stack([n_left, level.counts - n_left])[parents].ravel()
-    child = node_statistics(Y[moved[0]], child_counts, search.criterion,
-                            moved[1] if len(moved) > 1 else None)
-    child_ids = record_children(trees, level, (parents, feature, threshold), child,
-                                child_counts)
+    child = (children_statistics(search.classes, moved[0], child_counts, Y.shape[1],
+                                 search.criterion)
+             if search.classes is not None and level.w is None else
+             node_statistics(Y[moved[0]], child_counts, search.criterion,
+                             moved[1] if len(moved) > 1 else None))
+    child_ids = records.add_level((level.tree[parents], level.node_ids[parents]),
+                                  (feature[parents], threshold[parents]), child,
+                                  child_counts)
     keep = ~rules.is_leaf(child_counts, child.impurity, depth + 1, search.min_samples_leaf)
     if not keep.any():
         return None
     children = RandomLevel(child_ids, moved[0], child_counts, child,
                            None if search.classes is not None else child.stats,
                            np.repeat(level.tree[parents], 2),
-                           moved[1] if len(moved) > 1 else None)
+                           moved[1] if len(moved) > 1 else None,
+                           None if draws.constant is None
+                           else np.repeat(draws.constant[parents], 2, axis=0))
     return select_level(children, keep, child_counts)
-
-
-def record_children(trees, level, splits, child, child_counts):
-    """Record the ``splits`` = (parents, every node's feature and threshold) of
-    ``level`` and the parents' children (left then right, ``child``'s statistics) in
-    their trees; returns the children's ids.  O(children k) plus O(trees) calls."""
-    parents, feature, threshold = splits
-    return record_splits(trees, (level.tree[parents], level.node_ids[parents]),
-                         (feature[parents], threshold[parents],
-                          np.zeros(len(parents), dtype=bool)),   # no missing value
-                         child, child_counts)
-
