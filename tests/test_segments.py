@@ -8,8 +8,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
+import treelib.segments
 from treelib.segments import (
     FEW_SEGMENTS,
+    ROW_ADDS_FROM,
+    accumulate_rows,
     first_in_segments,
     segment_ids,
     segment_starts,
@@ -119,6 +122,28 @@ def test_segmented_cumsum_takes_both_paths(k):
     values = rng.normal(size=shape) * (scale if k is None else scale[:, None])
     assert np.array_equal(segmented_cumsum(values, counts),
                           cumsum_one_by_one(values, counts))
+
+
+@settings(max_examples=100, deadline=None)
+@given(data=segmented_values())
+def test_segmented_cumsum_row_after_row_is_bit_for_bit(data):
+    # every padded block summed row after row (accumulate_rows' wide path)
+    values, counts = data
+    wide, treelib.segments.ROW_ADDS_FROM = treelib.segments.ROW_ADDS_FROM, 1
+    try:
+        out = segmented_cumsum(values, counts)
+    finally:
+        treelib.segments.ROW_ADDS_FROM = wide
+    assert np.array_equal(out, cumsum_one_by_one(values, counts))
+
+
+def test_accumulate_rows_is_cumsum_bit_for_bit_narrow_and_wide():
+    rng = np.random.default_rng(1)
+    for columns in (3, ROW_ADDS_FROM, 3 * ROW_ADDS_FROM):
+        block = rng.normal(size=(17, columns)) * rng.choice([1e12, 1e-10, 1.0], columns)
+        expected = np.cumsum(block, axis=0)
+        accumulate_rows(block)
+        assert np.array_equal(block.view(np.int64), expected.view(np.int64))
 
 
 def test_no_residue_leaks_from_a_large_segment():

@@ -23,7 +23,7 @@ def test_whole_left_weights_are_the_segmented_running_sums(data):
     samples = np.stack([rng.permutation(p + 3)[:p] for _ in range(c)]).astype(np.int32)
     row, position = np.divmod(np.arange(c * p), p)              # every position a cut
     start = segment_starts(counts)[segment_ids(counts)][position]
-    got = whole_left_weights(weights, samples, (row, position, start))
+    got = whole_left_weights(weights.astype(np.int64), samples, (row, position, start))
     expected = segmented_cumsum(np.take(weights, samples.T), counts)[position, row]
     np.testing.assert_array_equal(got, expected)
 

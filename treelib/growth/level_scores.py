@@ -88,9 +88,9 @@ def feature_scores(level, search, features):
         left_sums = counted_sums(search.counted, weights, (samples, x), counts,
                                  (row, position), search.stats.shape[1])
         w_left = left_sums.sum(axis=1)
-    elif weights is not None and search.whole:     # whole weights: one plain cumsum
+    elif search.whole is not None:                 # whole weights: one plain cumsum
         left_sums = running_sums(search.stats)
-        w_left = whole_left_weights(weights, samples, (row, position, position - offset))
+        w_left = whole_left_weights(search.whole, samples, (row, position, position - offset))
     else:
         left_sums, w_left = ((running_sums(search.stats), (offset + 1).astype(np.float64))
                              if weights is None else running_pair(search.stats, weights))
@@ -127,16 +127,18 @@ def counted_sums(codes, weights, rows, counts, cuts, n_classes):
 
 def whole_left_weights(weights, samples, cuts):
     """The left weights (cuts,) at the ``cuts`` = (row, position, node start) of a
-    chunk's rows of ``samples`` (c, p), for whole ``weights`` (``whole_weights``): one
-    running sum along each row (all rows at once, position after position), minus its
-    value before the cut's node.  Whole numbers below 2**53 add up exactly in any
-    order, so these are the segmented running sums bit for bit.  O(c p)."""
+    chunk's rows of ``samples`` (c, p), from whole ``weights`` (n,) given as integers
+    (``whole_weights``: their sums stay below 2**53): one integer running sum along each
+    row (all rows at once, position after position; integer additions do not wait on
+    one another as float ones do), minus its value before the cut's node, as floats.
+    Whole numbers below 2**53 add up exactly in any order, so these are the segmented
+    running sums of the float weights bit for bit.  O(c p)."""
     row, position, start = cuts
     c, p = samples.shape
-    running = np.zeros((p + 1, c))                  # along the positions, every row
+    running = np.zeros((p + 1, c), dtype=np.int64)
     np.cumsum(np.take(weights, samples.T), axis=0, out=running[1:])
     flat = running.ravel()
-    return flat[(position + 1) * c + row] - flat[start * c + row]
+    return (flat[(position + 1) * c + row] - flat[start * c + row]).astype(np.float64)
 
 
 def whole_weights(weights):

@@ -109,7 +109,7 @@ class LevelSearch:
     draw: tuple | None = None    # (each tree's rng, max_features): level_features
     counted: np.ndarray | None = None   # (n,) classes, if weighted whole numbers
     columns: np.ndarray | None = None   # (f, n) the values, if levels keep none
-    whole: bool = False          # weights are whole numbers (``whole_weights``)
+    whole: np.ndarray | None = None     # (n,) int64 weights, if whole (``whole_weights``)
 
 
 @dataclass
@@ -198,7 +198,7 @@ def grow_trees(stacked, rows, finders, rules, counter=None, n_jobs=1):
         x_sorted = None
     search = LevelSearch(criterion, min_samples_leaf, weights, classes, stats, n_jobs, draw,
                          whole_classes(Y, criterion, weights), columns,
-                         whole_weights(weights))
+                         weights.astype(np.int64) if whole_weights(weights) else None)
     level = Level(node_ids=root_ids[keep], counts=counts[keep], nodes=select(root, keep),
                   order=order, x_sorted=x_sorted, tree=np.flatnonzero(keep))
     growth = Growth(Y, rules, trees, root.weight.astype(np.float64))
