@@ -45,12 +45,14 @@ O(m f C) for m nodes of f features and C cuts each.
 
 import numpy as np
 
+from treelib.gains import BoundTerms, gain_rounding_bound
 from treelib.growth.boosting_histograms import (
     FoundSplit,
     choose_splits,
     newton_bound_cap,
     newton_gains,
 )
+from treelib.split import tie_winners
 
 INF = float("inf")
 
@@ -81,9 +83,12 @@ def fast_splits(cuts, sums, rules, roots, uniform=None):
         gain = flat[s, first[s]]
         if ((flat[s, :first[s]] >= floor[s]).any()   # a contender before the first best
                 or not (roots[s] or gain > 2 * cap[s])):    # or the bound decides
-            if roots[s] or uniform is None or not uniform(s):
+            if not roots[s] and uniform is not None and uniform(s):
+                continue                                    # a uniform node: a leaf
+            results[s] = settle(cuts, sums, l2, flat[s], int(first[s]), floor[s], s, roots[s])
+            if results[s] is False:
                 return choose_splits(cuts, sums, rules, roots, gains)
-            continue                                        # a uniform node: a leaf
+            continue
         if roots[s] and not gain > -sums.G[s] ** 2 / (sums.H[s] + l2):
             continue
         j, cut = divmod(int(first[s]), n_cuts)
@@ -91,6 +96,35 @@ def fast_splits(cuts, sums, rules, roots, uniform=None):
                                 float(cuts.GL[s, j, cut]), float(cuts.HL[s, j, cut]),
                                 None if cuts.order is None else cuts.order[s, j])
     return results
+
+
+def settle(cuts, sums, l2, gains, first, floor, s, root):
+    """``choose_splits``' answer for node s alone, its ``gains`` (f C,) read feature
+    after feature, its first best at ``first`` and its contenders' ``floor``: the
+    rounding bounds of the contenders before the first best and of the first best only
+    (each bound is its cut's own, whoever else is computed with it; a contender after
+    the reference never wins before it), the tie rule among them
+    (``treelib.split.tie_winners``) and the winner's test (``gain > bound``; a root's:
+    ``gain > -G^2 / (H + l2)``).  A ``FoundSplit``, None (no split) or False (a bound
+    not finite or negative: ask ``choose_splits``).  O(f C)."""
+    before = gains[:first]
+    at = np.append(np.flatnonzero((before >= floor) & (before > -INF)), first)
+    feature, label = np.divmod(at, cuts.GL.shape[2])
+    score, node = gains[at], np.full(len(at), s)
+    bounds = gain_rounding_bound(cuts.GL[s, feature, label][:, None], cuts.HL[s, feature, label],
+                                 sums.G[node][:, None], sums.H[node], "newton",
+                                 abs_total=sums.A[node][:, None], gain=score,
+                                 terms=BoundTerms(n_terms=sums.N[node], l2=l2))
+    if not (np.all(bounds >= 0) and np.all(bounds < INF)):
+        return False
+    i = int(tie_winners(score, bounds, np.zeros(1, np.intp))[0])
+    limit = -sums.G[s] ** 2 / (sums.H[s] + l2) if root else float(bounds[i])
+    if not score[i] > limit:
+        return None
+    j, cut = int(feature[i]), int(label[i])
+    return FoundSplit(float(score[i]), j, cut, int(cuts.NL[s, j, cut]),
+                      float(cuts.GL[s, j, cut]), float(cuts.HL[s, j, cut]),
+                      None if cuts.order is None else cuts.order[s, j])
 
 
 def node_caps(sums, tops, some):
