@@ -86,7 +86,7 @@ def segmented_values(draw):
     # padded width (one block, beyond FEW_SEGMENTS) and a few are long
     lengths = st.integers(1, 4) | st.integers(1, 20) | st.integers(1, 200)
     counts = draw(st.lists(lengths, min_size=n_segments, max_size=n_segments))
-    k = draw(st.sampled_from([None, 1, 3]))
+    k = draw(st.sampled_from([None, 1, 2, 3, 4]))  # even widths: complex pairs
     unit = draw(hnp.arrays(np.float64, sum(counts) if k is None else (sum(counts), k),
                            elements=st.floats(-1, 1, allow_subnormal=False)))
     scale = np.array([draw(st.sampled_from(SCALES)) for _ in counts])
@@ -144,6 +144,18 @@ def test_accumulate_rows_is_cumsum_bit_for_bit_narrow_and_wide():
         expected = np.cumsum(block, axis=0)
         accumulate_rows(block)
         assert np.array_equal(block.view(np.int64), expected.view(np.int64))
+
+
+def test_paired_sums_keep_every_bit_of_extreme_values():
+    # neighbours of wildly different scales, signed zeros, infinities and NaN in one
+    # complex pair: each of the two running sums is its own np.cumsum
+    values = np.array([[1e308, -0.0], [1e308, -0.0], [-1e-300, 5e-324], [np.inf, 1e16],
+                       [1.0, np.nan], [-np.inf, 1.0], [3.0, -1e16]])
+    counts = [2, 1, 4]
+    with np.errstate(over="ignore", invalid="ignore"):
+        out = segmented_cumsum(values, counts)
+        expected = cumsum_one_by_one(values, counts)
+    assert np.array_equal(out.view(np.int64), expected.view(np.int64))
 
 
 def test_no_residue_leaks_from_a_large_segment():

@@ -52,7 +52,8 @@ def segmented_cumsum(values, counts):
     move in and out of the blocks whole (``np.take``, and one opaque item per row for the scatter).
     O(positions) work and at most twice the positions in memory, in O(log(longest
     segment)) numpy calls, plus one per row of a wide block (which spares more time than
-    the call costs).
+    the call costs).  float64 rows of an even width are summed as complex128 pairs
+    (``paired``): twice as fast, the same bits.
     """
     values = np.ascontiguousarray(values)
     counts = np.asarray(counts)
@@ -60,6 +61,8 @@ def segmented_cumsum(values, counts):
     if values.size == 0:
         return out
     width = values[0].size                         # values per row
+    if values.dtype == np.float64 and width % 2 == 0:
+        return paired(values, counts)
     rows = values.reshape(len(values), width)
     item = np.dtype((np.void, values.itemsize * width))
     out_items = out.reshape(len(values), width).view(item)[:, 0]
@@ -85,6 +88,16 @@ def segmented_cumsum(values, counts):
         accumulate_rows(block.reshape(1 << b, len(group) * width))
         out_items[positions] = np.take(block, at, axis=0).view(item)[:, 0]
     return out
+
+
+def paired(values, counts):
+    """``segmented_cumsum`` of float64 ``values`` whose rows hold an even number of
+    values, summed as complex128 numbers, two neighbouring values each: a complex
+    addition adds the real parts and the imaginary parts, two float64 additions, the
+    same bits as each one alone, and numpy's accumulation, which waits on each addition
+    before the next, runs two at once (about twice as fast).  O(positions)."""
+    rows = values.reshape(len(values), -1).view(np.complex128)
+    return segmented_cumsum(rows, counts).view(np.float64).reshape(values.shape)
 
 
 def accumulate_rows(block):
