@@ -63,10 +63,10 @@ import numpy as np
 
 from treelib.criteria import NodeStatistics, node_statistics
 from treelib.finders.random import random_thresholds
-from treelib.gains import score_cuts
+from treelib.gains import bound_cap, score_cuts, score_gains
 from treelib.growth.level_classes import children_statistics
 from treelib.growth.level_features import some_features
-from treelib.growth.level_partition import partition, partition_plan
+from treelib.growth.level_partition import gather_plan
 from treelib.growth.level_random_draws import drawn_features, gathered
 from treelib.growth.level_random_records import BatchRecords
 from treelib.growth.level_wise import select
@@ -114,14 +114,16 @@ class RandomSearch:
 @dataclass
 class Draws:
     """A level's candidates: per node (rows) and drawn slot (columns), the slot's feature
-    (None: slot j is feature j), its threshold, samples sent left, gain and rounding
-    bound (gain -inf: no candidate)."""
+    (None: slot j is feature j), its threshold, samples sent left, gain (-inf: no
+    candidate), left sums (m, slots, k) and left weights (None: the counts), and the
+    features known constant in each node (None without ``max_features``)."""
 
     features: np.ndarray | None
     threshold: np.ndarray
     n_left: np.ndarray
     gains: np.ndarray
-    bounds: np.ndarray
+    sums: np.ndarray
+    w_left: np.ndarray | None
     constant: np.ndarray | None = None
 
 
@@ -187,10 +189,12 @@ def select_level(level, keep, counts):
     """The nodes ``keep`` of ``level`` (whose nodes hold ``counts`` samples each) and
     their samples.  O(n_active k)."""
     rows = np.repeat(keep, counts)
-    return RandomLevel(level.node_ids[keep], level.samples[rows], counts[keep],
-                       select(level.nodes, keep),
-                       None if level.stats is None else level.stats[rows],
-                       level.tree[keep], None if level.w is None else level.w[rows],
+
+    def kept(values):                   # np.compress: the rows of a mask, faster
+        return None if values is None else np.compress(rows, values, axis=0)
+    return RandomLevel(level.node_ids[keep], kept(level.samples), counts[keep],
+                       select(level.nodes, keep), kept(level.stats),
+                       level.tree[keep], kept(level.w),
                        None if level.constant is None else level.constant[keep])
 
 
@@ -219,7 +223,8 @@ def score_level(level, search):
     m, slots = uniforms.shape
     shape = (m, slots)
     draws = Draws(features, np.empty(shape), np.empty(shape, np.intp), np.empty(shape),
-                  np.empty(shape), constant)
+                  np.empty(shape + (search.width,)),
+                  None if level.w is None else np.empty(shape), constant)
     per_slot = len(level.samples) * (4 + (search.width if search.classes is None else 1))
     for chunk in feature_chunks(slots, per_slot, 1, CHUNK_VALUES):
         columns = slice(chunk.start, chunk.stop)
@@ -252,15 +257,15 @@ def score_chunk(level, search, draws, where):
     sums_left = left_sums(goes_left, level, search, starts)                   # (m, c, k)
     w_left = n_left if level.w is None else np.add.reduceat(
         np.where(goes_left, level.w, 0.0), starts, axis=1).T
-    gains, bounds = score_cuts(sums_left, w_left, nodes.totals[:, None], nodes.weight[:, None],
-                               search.criterion,
-                               None if nodes.abs_totals is None else nodes.abs_totals[:, None],
-                               n_terms=counts[:, None])
+    gains = score_gains(sums_left, w_left, nodes.totals[:, None], nodes.weight[:, None],
+                        search.criterion)
+    draws.sums[:, columns] = sums_left
+    if draws.w_left is not None:
+        draws.w_left[:, columns] = w_left
     leaf = search.min_samples_leaf
     valid = (high > low) & (n_left >= leaf) & (counts[:, None] - n_left >= leaf)
     draws.threshold[:, columns], draws.n_left[:, columns] = threshold, n_left
     draws.gains[:, columns] = np.where(valid, gains, -np.inf)
-    draws.bounds[:, columns] = np.where(valid, bounds, 0.0)
 
 
 def left_counts(goes_left, counts):
@@ -285,20 +290,42 @@ def left_sums(goes_left, level, search, starts):
         return np.stack([np.add.reduceat(np.where(goes_left, level.stats[:, j], 0.0),
                                          starts, axis=1).T for j in range(k)], axis=-1)
     # key of (node, slot, class): node s's slot t's class q at (s c + t) k + q
-    cell = segment_ids(level.counts) * (c * k) + search.classes[level.samples]
-    key = (cell + np.arange(0, c * k, k)[:, None])[goes_left]
-    w = None if level.w is None else np.broadcast_to(level.w, (c, p))[goes_left]
+    cell = segment_ids(level.counts) * (c * k) + np.take(search.classes, level.samples)
+    left = goes_left.ravel()
+    key = np.compress(left, (cell + np.arange(0, c * k, k)[:, None]).ravel())
+    w = None if level.w is None else np.compress(left, np.tile(level.w, c))
     return np.bincount(key, weights=w,
                        minlength=len(level.counts) * c * k).reshape(-1, c, k)
 
 
-def best_draws(draws):
+def best_draws(draws, level, search):
     """Each node's winning slot under the one tie rule (``treelib.split.tie_winners``,
-    slots in increasing feature order) and its gain (-inf: no candidate).  O(m slots)."""
-    m, slots = draws.gains.shape
-    winner = tie_winners(draws.gains.ravel(), draws.bounds.ravel(),
-                         np.arange(m, dtype=np.intp) * slots) - np.arange(m) * slots
-    return winner, draws.gains[np.arange(m), winner]
+    slots in increasing feature order) and its gain (-inf: no candidate), with rounding
+    bounds for the contenders alone (as ``treelib.split.best_contender``): the
+    reference is the node's first slot of highest gain, and only the slots before it
+    within 4 bound caps (``treelib.gains.bound_cap``) of its gain can win instead.
+    O(m slots), and O(k) per contender."""
+    gains, nodes = draws.gains, level.nodes
+    m, slots = gains.shape
+    winner = np.argmax(gains, axis=1)
+    best = gains[np.arange(m), winner]
+    cap = bound_cap(nodes.totals, nodes.weight, search.criterion, nodes.abs_totals, best,
+                    level.counts, nodes.scale)
+    before = np.arange(slots) <= winner[:, None]
+    contends = before & (gains >= (best - 4 * cap)[:, None]) & (gains > -np.inf)
+    ties = np.flatnonzero(np.count_nonzero(contends, axis=1) > 1)
+    if len(ties) == 0:
+        return winner, best
+    node, slot = np.nonzero(contends[ties])
+    node = ties[node]
+    w_left = (draws.n_left if draws.w_left is None else draws.w_left)[node, slot]
+    _, bounds = score_cuts(draws.sums[node, slot], w_left, nodes.totals[node],
+                           nodes.weight[node], search.criterion,
+                           None if nodes.abs_totals is None else nodes.abs_totals[node],
+                           n_terms=level.counts[node])
+    starts = np.flatnonzero(np.diff(node, prepend=-1))
+    winner[ties] = slot[tie_winners(gains[node, slot], bounds, starts)]
+    return winner, gains[np.arange(m), winner]
 
 
 def grow_random_level(level, search, growth, depth):
@@ -308,7 +335,7 @@ def grow_random_level(level, search, growth, depth):
     O(n_active k) for the children and O(trees) Python calls."""
     Y, rules, records, total_weight = growth
     draws = score_level(level, search)
-    slot, gain = best_draws(draws)
+    slot, gain = best_draws(draws, level, search)
     nodes = np.arange(len(level.counts))
     splitting = ~rules.rejects(gain, total_weight[level.tree])
     parents = np.flatnonzero(splitting)
@@ -318,14 +345,15 @@ def grow_random_level(level, search, growth, depth):
     threshold, n_left = draws.threshold[nodes, slot], draws.n_left[nodes, slot]
     goes_left = (gathered(search.columns, level.samples, level.counts, feature[:, None])[0]
                  <= np.repeat(threshold, level.counts))
-    plan = partition_plan(level.counts, n_left, splitting, splitting)
-    moved = partition(plan, goes_left, [level.samples] + ([] if level.w is None
-                                                          else [level.w]))
+    source, _ = gather_plan(level.counts, n_left, splitting, splitting)
+    source = np.concatenate([np.flatnonzero(goes_left), np.flatnonzero(~goes_left)])[source]
+    moved = [np.take(level.samples, source)] + ([] if level.w is None
+                                                else [np.take(level.w, source)])
     child_counts = np.column_stack([n_left, level.counts - n_left])[parents].ravel()
     child = (children_statistics(search.classes, moved[0], child_counts, Y.shape[1],
                                  search.criterion)
              if search.classes is not None and level.w is None else
-             node_statistics(Y[moved[0]], child_counts, search.criterion,
+             node_statistics(np.take(Y, moved[0], axis=0), child_counts, search.criterion,
                              moved[1] if len(moved) > 1 else None))
     child_ids = records.add_level((level.tree[parents], level.node_ids[parents]),
                                   (feature[parents], threshold[parents]), child,

@@ -30,34 +30,64 @@ def drawn_features(level, columns, keys, max_features):
     constant in each node, or None) searches under the contract, for the nodes' ``keys``
     (m, f), ``columns`` (f, n) the features (C order); with their smallest and largest
     values in each node (two (m, k) arrays) and the features now known constant in each
-    node ((m, f) booleans, for its children).  O(m f + examined values)."""
+    node ((m, f) booleans, for its children).  Every node examines first its k features
+    of smallest key (not known constant); the nodes where one of them is constant go on
+    (``examined_in_order``).  O(m f + examined values)."""
     m, f = keys.shape
     k = int(max_features)
-    known = (np.zeros((m, f), dtype=bool) if level.constant is None
-             else level.constant.copy())
-    constant, examined = known.copy(), np.zeros((m, f), dtype=bool)
-    low, high = np.empty((m, f), columns.dtype), np.empty((m, f), columns.dtype)
-    nodes, size = np.arange(m), k
-    while len(nodes):
+    ranked = keys if level.constant is None else np.where(level.constant, np.inf, keys)
+    tried = np.argpartition(ranked, k - 1, axis=1)[:, :k]
+    tried.sort(axis=1)
+    low, high = node_ranges(level, columns, np.arange(m), tried)
+    constant = (np.zeros((m, f), dtype=bool) if level.constant is None
+                else level.constant.copy())
+    rest = np.flatnonzero(~(high > low).all(axis=1))
+    if len(rest):
+        tried[rest], low[rest], high[rest], constant[rest] = examined_in_order(
+            level, columns, (rest, keys[rest], constant[rest]),
+            (tried[rest], low[rest], high[rest]))
+    return tried, low, high, constant
+
+
+def examined_in_order(level, columns, nodes, first):
+    """``drawn_features`` for the ``nodes`` = (their indices in ``level``, their keys
+    and their known constant features (r, f)) whose ``first`` = (k features of smallest
+    key (r, k), their smallest and largest values) do not all vary: features examined
+    k, then twice as many, ..., at a time in increasing key order, until k of them vary
+    or none is left; the choice is ``node_features``'s on what is then known.  O(r f)
+    per round."""
+    nodes, keys, known = nodes
+    r, f = keys.shape
+    k = first[0].shape[1]
+    constant, examined = known.copy(), np.zeros((r, f), dtype=bool)
+    low, high = np.empty((r, f), columns.dtype), np.empty((r, f), columns.dtype)
+    rows, tried = np.arange(r)[:, None], first[0]
+    low[rows, tried], high[rows, tried] = first[1], first[2]
+    constant[rows, tried] = first[2] <= first[1]
+    known[rows, tried] = examined[rows, tried] = True
+    varying = np.count_nonzero(known & ~constant, axis=1)
+    pending, size = np.flatnonzero((varying < k) & ~known.all(axis=1)), k
+    while len(pending):
         size = min(size, f)
-        ranked = np.where(known[nodes], np.inf, keys[nodes])       # examined ones last
+        ranked = np.where(known[pending], np.inf, keys[pending])    # examined ones last
         tried = (np.argpartition(ranked, size - 1, axis=1)[:, :size] if size < f else
-                 np.broadcast_to(np.arange(f), (len(nodes), f)))
-        rows = nodes[:, None]
-        low[rows, tried], high[rows, tried] = node_ranges(level, columns, nodes, tried)
+                 np.broadcast_to(np.arange(f), (len(pending), f)))
+        rows = pending[:, None]
+        low[rows, tried], high[rows, tried] = node_ranges(level, columns, nodes[pending],
+                                                          tried)
         constant[rows, tried] = high[rows, tried] <= low[rows, tried]
         known[rows, tried] = examined[rows, tried] = True
-        varying = np.count_nonzero(known[nodes] & ~constant[nodes], axis=1)
-        nodes = nodes[(varying < k) & ~known[nodes].all(axis=1)]
+        varying = np.count_nonzero(known[pending] & ~constant[pending], axis=1)
+        pending = pending[(varying < k) & ~known[pending].all(axis=1)]
         size *= 2
     features, _ = node_features(keys, known & ~constant, k)
-    rows = np.arange(m)[:, None]
+    rows = np.arange(r)[:, None]
     low, high = low[rows, features], high[rows, features]
     unseen = ~examined[rows, features]       # known constant from the parent: any sample
     if unseen.any():
-        node, slot = np.nonzero(unseen)
-        first = level.samples[segment_starts(level.counts)[node]]
-        low[node, slot] = high[node, slot] = columns[features[node, slot], first]
+        row, slot = np.nonzero(unseen)
+        first = level.samples[segment_starts(level.counts)[nodes[row]]]
+        low[row, slot] = high[row, slot] = columns[features[row, slot], first]
     return features, low, high, constant
 
 
@@ -71,7 +101,7 @@ def node_ranges(level, columns, nodes, features):
     else:
         chosen = np.zeros(len(level.counts), dtype=bool)
         chosen[nodes] = True
-        samples = level.samples[np.repeat(chosen, level.counts)]
+        samples = np.compress(np.repeat(chosen, level.counts), level.samples)
     values = gathered(columns, samples, counts, features)                # (c, p)
     starts = segment_starts(counts)
     return (np.minimum.reduceat(values, starts, axis=1).T,
