@@ -79,19 +79,21 @@ def fast_splits(cuts, sums, rules, roots, uniform=None):
     floor = tops - 2 * cap                                  # as ``contenders``
     l2, n_cuts = rules.l2_regularization, gains.shape[2]
     results = [None] * m
-    for s in np.flatnonzero(some):
-        gain = flat[s, first[s]]
-        if ((flat[s, :first[s]] >= floor[s]).any()   # a contender before the first best
-                or not (roots[s] or gain > 2 * cap[s])):    # or the bound decides
+    firsts, floors, caps = first.tolist(), floor.tolist(), cap.tolist()   # (the same
+    for s in np.flatnonzero(some).tolist():                               # doubles)
+        at, gain = firsts[s], flat[s, firsts[s]]
+        # a contender before the first best (none is NaN: argmax stops at the first)
+        if ((at and flat[s, :at].max() >= floors[s])
+                or not (roots[s] or gain > 2 * caps[s])):       # or the bound decides
             if not roots[s] and uniform is not None and uniform(s):
                 continue                                    # a uniform node: a leaf
-            results[s] = settle(cuts, sums, l2, flat[s], int(first[s]), floor[s], s, roots[s])
+            results[s] = settle(cuts, sums, l2, flat[s], at, floor[s], s, roots[s])
             if results[s] is False:
                 return choose_splits(cuts, sums, rules, roots, gains)
             continue
         if roots[s] and not gain > -sums.G[s] ** 2 / (sums.H[s] + l2):
             continue
-        j, cut = divmod(int(first[s]), n_cuts)
+        j, cut = divmod(at, n_cuts)
         results[s] = FoundSplit(float(gain), j, cut, int(cuts.NL[s, j, cut]),
                                 float(cuts.GL[s, j, cut]), float(cuts.HL[s, j, cut]),
                                 None if cuts.order is None else cuts.order[s, j])
