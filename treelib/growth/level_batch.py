@@ -30,6 +30,7 @@ plus its targets and statistics, O(N k); a batch is cut into groups of at most
 
 import numpy as np
 
+from treelib.finders import feature_subset
 from treelib.growth.level_wise import check_no_missing, grow_trees, sorted_rows
 
 #: Most bytes of sorted rows (sample ids and values) that one group of a batch holds.
@@ -69,10 +70,15 @@ def grow_exact_batch(data, Y, finders, rules, weights, counter=None, presorted=N
     rows = [np.arange(len(Y)) if w is None else np.flatnonzero(np.asarray(w) > 0)
             for w in weights]
     trees = [None] * len(finders)
+    subset = feature_subset(finders[0].max_features, data.shape[1]) is not None
     for group in tree_groups(rows, weights, data.shape[1], presorted[1].itemsize):
         stacked = stacked_samples(Y, [rows[t] for t in group], [weights[t] for t in group])
-        grown = grow_trees(stacked, lambda group=group: stacked_rows(presorted, rows, group),
-                           [finders[t] for t in group], rules, counter)
+        # a feature subset reads the values by sample (columns), not sorted
+        columns = (np.ascontiguousarray(data[np.concatenate([rows[t] for t in group])].T)
+                   if subset else None)
+        grown = grow_trees(stacked,
+                           lambda group=group: stacked_rows(presorted, rows, group, subset),
+                           [finders[t] for t in group], rules, counter, columns=columns)
         for t, tree in zip(group, grown):
             trees[t] = tree
     return trees
@@ -107,11 +113,11 @@ def stacked_samples(Y, rows, weights):
     return Y[samples], w, np.array([len(r) for r in rows])
 
 
-def stacked_rows(presorted, rows, group):
+def stacked_rows(presorted, rows, group, ids_only=False):
     """The sorted rows (``order``, ``x_sorted``, (f, N) each) of the trees ``group``:
     tree t's block is ``presorted`` (the whole data's stable sort, ``sorted_rows``)
     filtered to its samples ``rows[t]``, as stacked ids (its samples numbered on from
-    the trees before it).  O(f n) per tree."""
+    the trees before it); ``x_sorted`` None if ``ids_only``.  O(f n) per tree."""
     order, x_sorted = presorted
     n_samples = order.shape[1]
     total = sum(len(rows[t]) for t in group)
@@ -127,6 +133,8 @@ def stacked_rows(presorted, rows, group):
             ids = local[order].ravel()
             mine = np.flatnonzero(ids >= 0)             # row by row, in sorted order
             orders.append(ids[mine].reshape(len(order), -1))
-            values.append(x_sorted.ravel()[mine].reshape(len(order), -1))
+            if not ids_only:
+                values.append(x_sorted.ravel()[mine].reshape(len(order), -1))
         offset += len(rows[t])
-    return np.concatenate(orders, axis=1), np.concatenate(values, axis=1)
+    return (np.concatenate(orders, axis=1),
+            None if ids_only else np.concatenate(values, axis=1))

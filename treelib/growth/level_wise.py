@@ -44,6 +44,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from treelib.criteria import NodeStatistics, node_statistics
+from treelib.finders import feature_subset
 from treelib.growth.level_classes import children_statistics, class_blocks
 from treelib.growth.level_cuts import best_cuts
 from treelib.growth.level_features import redealt_level
@@ -162,7 +163,7 @@ def grow_level_wise_exact(data, Y, finder, rules, counter=None, weights=None, *,
                       [finder], rules, counter, n_jobs)[0]
 
 
-def grow_trees(stacked, rows, finders, rules, counter=None, n_jobs=1):
+def grow_trees(stacked, rows, finders, rules, counter=None, n_jobs=1, columns=None):
     """Grow one tree per finder of ``finders`` (their own generators; the same criterion,
     ``min_samples_leaf`` and ``max_features``), every level of all of them in the same
     numpy calls.  ``stacked`` = (Y, weights, counts): the trees' samples one tree after
@@ -172,7 +173,10 @@ def grow_trees(stacked, rows, finders, rules, counter=None, n_jobs=1):
     ``sorted_rows`` sorts the tree's samples alone.  Each tree's nodes form a block of
     every level, and every per-node sum restarts at its node, so each tree is the one
     grown alone bit for bit; only the draws and the recording loop over the trees.
-    Memory and work per level: the trees' together.  Returns the ``Tree`` list."""
+    ``columns`` (f, N), every stacked sample's values by id, may be given with a feature
+    subset (``max_features``: the levels read values from them); ``rows()`` may then
+    return ``x_sorted`` None.  Memory and work per level: the trees' together.  Returns
+    the ``Tree`` list."""
     Y, weights, counts = stacked
     criterion, min_samples_leaf = finders[0].criterion, finders[0].min_samples_leaf
     trees = [TreeRecorder() for _ in finders]
@@ -188,14 +192,16 @@ def grow_trees(stacked, rows, finders, rules, counter=None, n_jobs=1):
     stats = root.stats if classes is not None else np.array(root.stats, dtype=np.float64)
     order, x_sorted = rows()
     if not keep.all():                                     # roots that are leaves
-        order, x_sorted = (a[:, np.repeat(keep, counts)] for a in (order, x_sorted))
-    limit, columns = finders[0].max_features, None
-    draw = (None if limit is None or limit >= order.shape[0] else
-            ([finder.rng for finder in finders], limit))
-    if draw is not None:                   # each sample's values by id; rows keep none
+        order, x_sorted = (None if a is None else a[:, np.repeat(keep, counts)]
+                           for a in (order, x_sorted))
+    limit = feature_subset(finders[0].max_features, order.shape[0])
+    draw = None if limit is None else ([finder.rng for finder in finders], limit)
+    if draw is None:
+        columns = None
+    elif columns is None:                  # each sample's values by id; rows keep none
         columns = np.empty_like(x_sorted)
         np.put_along_axis(columns, order, x_sorted, axis=1)
-        x_sorted = None
+    x_sorted = None if draw is not None else x_sorted
     search = LevelSearch(criterion, min_samples_leaf, weights, classes, stats, n_jobs, draw,
                          whole_classes(Y, criterion, weights), columns,
                          weights.astype(np.int64) if whole_weights(weights) else None)
