@@ -45,16 +45,24 @@ trees through it, batch by batch: ``treelib.estimators.bagging.grow_forest_trees
 levels of several trees, each with its own generator and sample weights, are laid out
 tree after tree and searched in the same numpy calls; each tree takes its draws from its
 own generator under the contract, so it is the tree grown alone, bit for bit (a node's
-sums never mix with another node's).  Only the draws and the recording of the nodes
-loop over the trees.
+sums never mix with another node's).  Only the draws loop over the trees; the nodes are
+recorded level by level in shared arrays and handed to each tree once, at the end
+(``treelib.growth.level_random_records``).
+
+The level's values are laid out feature by feature, (c, p) for c features of p
+samples, gathered with ``np.take`` from a (f, n) copy of the features, so that the
+segmented reductions run along contiguous rows (the same pairwise sums as along the
+samples' axis).  Only the few contenders of each node (gains within 4 bound caps of its
+best, before it) get rounding bounds (``best_draws``).
 
 Costs per level of m searched nodes holding n_active samples, f features, k statistics:
-O(f n_active) for the minima and maxima (with ``max_features``: of every feature, to know
-which vary, then of the k chosen ones), O(f n_active k) for the left sums, O(m f k) to
-score; O(n_active k) to partition the samples and compute the children.  Memory: a
-chunk of at most ``CHUNK_VALUES`` gathered values, the (m, f) draws, thresholds and
-gains (m <= n_active / 2: below the data's own size), and the level's sample ids and
-statistics, O(n k).
+O(f n_active) for the minima and maxima (with ``max_features``: of the features each node
+examines, in key order, until k vary, ``treelib.growth.level_random_draws``), O(f
+n_active k) for the left sums, O(m f k) to score; O(n_active k) to partition the samples
+and compute the children.  Memory: the (f, n) copy of the features, a chunk of at most
+``CHUNK_VALUES`` gathered values, the (m, f) draws, thresholds, gains and left sums (m <=
+n_active / 2: below the data's own size), the level's sample ids and statistics, O(n k),
+and the nodes recorded so far.
 """
 
 from dataclasses import dataclass
@@ -148,7 +156,7 @@ def grow_random_batch(data, Y, finders, rules, weights, counter=None):
     ``grow_level_wise_random`` grows from its finder and its ``weights`` (a list, one
     (n,) array or None per tree; a weight of 0 leaves the sample out), bit for bit.
     Memory and work per level: those of one tree times the trees; Python calls per
-    level: a few per tree, the rest shared.  Returns the ``Tree`` list."""
+    level: one draw per tree, the rest shared.  Returns the ``Tree`` list."""
     data = np.ascontiguousarray(data)
     if np.isnan(data).any():
         raise ValueError("splitter='random' does not handle missing values (NaN); use "
