@@ -46,6 +46,7 @@ O(m f C) for m nodes of f features and C cuts each.
 import numpy as np
 
 from treelib.gains import BoundTerms, gain_rounding_bound
+from treelib.growth.boosting_caps import FLOAT_NODES, newton_bounds_in_floats
 from treelib.growth.boosting_histograms import (
     FoundSplit,
     choose_splits,
@@ -108,15 +109,19 @@ def settle(cuts, sums, l2, gains, first, floor, s, root):
     the reference never wins before it), the tie rule among them
     (``treelib.split.tie_winners``) and the winner's test (``gain > bound``; a root's:
     ``gain > -G^2 / (H + l2)``).  A ``FoundSplit``, None (no split) or False (a bound
-    not finite or negative: ask ``choose_splits``).  O(f C)."""
+    not finite or negative: ask ``choose_splits``).  A few bounds are computed in
+    Python floats (``boosting_caps.newton_bounds_in_floats``, the same bits).  O(f C)."""
     before = gains[:first]
     at = np.append(np.flatnonzero((before >= floor) & (before > -INF)), first)
     feature, label = np.divmod(at, cuts.GL.shape[2])
-    score, node = gains[at], np.full(len(at), s)
-    bounds = gain_rounding_bound(cuts.GL[s, feature, label][:, None], cuts.HL[s, feature, label],
-                                 sums.G[node][:, None], sums.H[node], "newton",
-                                 abs_total=sums.A[node][:, None], gain=score,
-                                 terms=BoundTerms(n_terms=sums.N[node], l2=l2))
+    score, GL, HL = gains[at], cuts.GL[s, feature, label], cuts.HL[s, feature, label]
+    bounds = None if len(at) > FLOAT_NODES else newton_bounds_in_floats(
+        GL, HL, sums.G[s], sums.H[s], sums.A[s], sums.N[s], score, l2)
+    if bounds is None:
+        node = np.full(len(at), s)
+        bounds = gain_rounding_bound(GL[:, None], HL, sums.G[node][:, None], sums.H[node],
+                                     "newton", abs_total=sums.A[node][:, None], gain=score,
+                                     terms=BoundTerms(n_terms=sums.N[node], l2=l2))
     if not (np.all(bounds >= 0) and np.all(bounds < INF)):
         return False
     i = int(tie_winners(score, bounds, np.zeros(1, np.intp))[0])
