@@ -298,12 +298,14 @@ def left_sums(goes_left, level, search, starts):
         return np.stack([np.add.reduceat(np.where(goes_left, level.stats[:, j], 0.0),
                                          starts, axis=1).T for j in range(k)], axis=-1)
     # key of (node, slot, class): node s's slot t's class q at (s c + t) k + q
-    cell = segment_ids(level.counts) * (c * k) + np.take(search.classes, level.samples)
+    cells = len(level.counts) * c * k
+    index = np.int32 if cells < 2**31 else np.intp             # int32: a few times faster
+    cell = (segment_ids(level.counts) * (c * k)).astype(index)
+    cell += np.take(search.classes, level.samples)
     left = goes_left.ravel()
-    key = np.compress(left, (cell + np.arange(0, c * k, k)[:, None]).ravel())
+    key = np.compress(left, (cell + np.arange(0, c * k, k, dtype=index)[:, None]).ravel())
     w = None if level.w is None else np.compress(left, np.tile(level.w, c))
-    return np.bincount(key, weights=w,
-                       minlength=len(level.counts) * c * k).reshape(-1, c, k)
+    return np.bincount(key, weights=w, minlength=cells).reshape(-1, c, k)
 
 
 def best_draws(draws, level, search):
