@@ -230,11 +230,28 @@ def sorted_rows(data, n_jobs=1):
     x_sorted = np.empty_like(columns)
 
     def sort_rows(rows):                     # each feature sorted once, in threads
-        order[rows] = np.argsort(columns[rows], axis=1, kind="stable")
+        keys = small_whole_keys(columns[rows])
+        order[rows] = np.argsort(columns[rows] if keys is None else keys, axis=1,
+                                 kind="stable")
         x_sorted[rows] = np.take_along_axis(columns[rows], order[rows], axis=1)
 
     run_chunks(sort_rows, feature_chunks(columns.shape[0], 4 * n, n_jobs), n_jobs)
     return order, x_sorted
+
+
+def small_whole_keys(block):
+    """16-bit sort keys of the rows of ``block`` (c, n) when every row holds whole
+    numbers within 65,535 of its smallest (pixels, counts, codes): each value minus its
+    row's smallest, exact (whole numbers below 2**53, or a difference of floats within a
+    factor of two of each other), so the keys order the values as they are ordered and
+    tie where they tie; numpy sorts them stably by radix, in O(n) rather than O(n log n).
+    None otherwise.  O(c n)."""
+    if block.size == 0:
+        return None
+    shifted = block - block.min(axis=1, keepdims=True)
+    if not ((shifted <= 65535).all() and (shifted == np.floor(shifted)).all()):
+        return None
+    return shifted.astype(np.uint16)
 
 
 def class_codes(Y, criterion, weights):
