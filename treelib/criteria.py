@@ -195,18 +195,27 @@ def _centred_statistics(Y_rows, nodes):
     """``node_statistics`` for squared error: the rows centred on their node's weighted
     mean in two steps (minus the node's first row, then minus the weighted mean of what
     is left).  O(n k)."""
-    starts, segment, w = nodes.starts, nodes.segment, nodes.w
+    starts, w = nodes.starts, nodes.w
     anchor = Y_rows[starts]
-    shifted = Y_rows - anchor[segment]
+    shifted = Y_rows - _per_row(anchor, nodes)
     weighted = shifted * w[:, None] if nodes.weighted else shifted     # (x 1.0: exact)
     shift_mean = np.add.reduceat(weighted, starts, axis=0) / nodes.weight[:, None]
-    centred = shifted - shift_mean[segment]
+    centred = shifted - _per_row(shift_mean, nodes)
     stats = centred * w[:, None] if nodes.weighted else centred
     impurity = np.add.reduceat(stats * centred, starts, axis=0).sum(axis=1) / nodes.weight
     return NodeStatistics(anchor + shift_mean, impurity, stats,
                           np.add.reduceat(stats, starts, axis=0),
                           np.add.reduceat(np.abs(stats), starts, axis=0), nodes.weight,
                           np.maximum.reduceat(np.abs(centred), starts, axis=0))
+
+
+def _per_row(values, nodes):
+    """Each node's row of ``values`` (nodes, k) for each of its rows, (n, k) (``np.repeat``,
+    several times faster than indexing by the rows' segment ids); one node: the row
+    itself, which broadcasts to the same values.  O(n k)."""
+    if isinstance(nodes.segment, slice):
+        return values
+    return np.repeat(values, nodes.counts, axis=0)
 
 
 def _target_statistics(Y_rows, nodes, criterion):

@@ -260,10 +260,12 @@ class TreeRecorder:
                                                     children[nodes, RIGHT])
         left, right, missing = (np.ascontiguousarray(c) for c in children.T)
         categorical = np.zeros(self.node_count, dtype=bool)
-        bits = np.zeros((self.node_count, 256), dtype=bool)
+        category_bits = np.zeros((self.node_count, 32), dtype=np.uint8)   # 256 bits a row
         for node, codes in self.categorical_splits:
             categorical[node] = True
-            bits[node, list(codes)] = True
+            bits = np.zeros(256, dtype=bool)
+            bits[list(codes)] = True
+            category_bits[node] = np.packbits(bits, bitorder="little")
         return Tree(children_left=left, children_right=right, children_missing=missing,
                     feature=feature,
                     threshold=threshold, value=value.astype(np.float64),
@@ -271,4 +273,4 @@ class TreeRecorder:
                     n_node_samples=counts.astype(np.intp),
                     weighted_n_node_samples=weight.astype(np.float64),
                     categorical=categorical,
-                    category_bits=np.packbits(bits, axis=1, bitorder="little"))
+                    category_bits=category_bits)
