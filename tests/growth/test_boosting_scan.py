@@ -61,6 +61,27 @@ def pair_sums(g, h, rows_list):
 @settings(max_examples=400, deadline=None)
 @given(pair=sibling_pairs(), root=st.booleans())
 def test_fast_splits_are_choose_splits_bit_for_bit(pair, root):
+    check_fast_splits(pair, root)
+
+
+@settings(max_examples=150, deadline=None)
+@given(pair=sibling_pairs(), root=st.booleans(), few=st.sampled_from([0, 1, 2]))
+def test_settle_reads_the_contenders_a_few_at_a_time(pair, root, few):
+    """``settle`` with chunks of 0, 1 or 2 bounds in floats (the rest in numpy's): the
+    same answers as ``choose_splits``."""
+    import treelib.growth.boosting_scan as scan
+
+    saved = scan.FLOAT_NODES
+    scan.FLOAT_NODES = few
+    try:
+        check_fast_splits(pair, root)
+    finally:
+        scan.FLOAT_NODES = saved
+
+
+def check_fast_splits(pair, root):
+    """``fast_splits`` of a sibling pair (or their parent as a root) is
+    ``choose_splits``, field for field and sign bit for sign bit."""
     codes, n_bins, g, h, rules, left = pair
     data = BinnedData(codes, [n_bins] * codes.shape[1])
     rows_list = [np.flatnonzero(left), np.flatnonzero(~left)]

@@ -53,7 +53,6 @@ from treelib.growth.boosting_histograms import (
     newton_bound_cap,
     newton_gains,
 )
-from treelib.split import tie_winners
 
 INF = float("inf")
 
@@ -103,35 +102,52 @@ def fast_splits(cuts, sums, rules, roots, uniform=None):
 
 def settle(cuts, sums, l2, gains, first, floor, s, root):
     """``choose_splits``' answer for node s alone, its ``gains`` (f C,) read feature
-    after feature, its first best at ``first`` and its contenders' ``floor``: the
-    rounding bounds of the contenders before the first best and of the first best only
-    (each bound is its cut's own, whoever else is computed with it; a contender after
-    the reference never wins before it), the tie rule among them
-    (``treelib.split.tie_winners``) and the winner's test (``gain > bound``; a root's:
-    ``gain > -G^2 / (H + l2)``).  A ``FoundSplit``, None (no split) or False (a bound
-    not finite or negative: ask ``choose_splits``).  A few bounds are computed in
-    Python floats (``boosting_caps.newton_bounds_in_floats``, the same bits).  O(f C)."""
+    after feature, its first best at ``first`` and its contenders' ``floor``: the tie
+    rule (``treelib.split.tie_winners``) picks the first contender whose ``gain +
+    bound`` reaches the first best's ``gain - bound``, and the first best reaches it
+    itself, so only the contenders before it are read, in order, a few at a time until
+    one reaches it (each bound is its cut's own, whoever else is computed with it);
+    then the winner's test (``gain > bound``; a root's: ``gain > -G^2 / (H + l2)``).
+    A ``FoundSplit``, None (no split) or False (the first best's bound is not finite
+    or negative: ask ``choose_splits``).  O(f C), bounds for the contenders read."""
     before = gains[:first]
     at = np.append(np.flatnonzero((before >= floor) & (before > -INF)), first)
     feature, label = np.divmod(at, cuts.GL.shape[2])
     score, GL, HL = gains[at], cuts.GL[s, feature, label], cuts.HL[s, feature, label]
-    bounds = None if len(at) > FLOAT_NODES else newton_bounds_in_floats(
-        GL, HL, sums.G[s], sums.H[s], sums.A[s], sums.N[s], score, l2)
-    if bounds is None:
-        node = np.full(len(at), s)
-        bounds = gain_rounding_bound(GL[:, None], HL, sums.G[node][:, None], sums.H[node],
-                                     "newton", abs_total=sums.A[node][:, None], gain=score,
-                                     terms=BoundTerms(n_terms=sums.N[node], l2=l2))
-    if not (np.all(bounds >= 0) and np.all(bounds < INF)):
+    last = len(at) - 1                                          # the first best
+    bound = float(cut_bounds(GL[last:], HL[last:], score[last:], sums, s, l2)[0])
+    if not 0.0 <= bound < INF:
         return False
-    i = int(tie_winners(score, bounds, np.zeros(1, np.intp))[0])
-    limit = -sums.G[s] ** 2 / (sums.H[s] + l2) if root else float(bounds[i])
+    reach, i = score[last] - bound, last              # as ``tie_winners``: best - bound
+    for lo, hi in ((0, min(FLOAT_NODES, last)), (FLOAT_NODES, last)):
+        if lo < hi:
+            bounds = cut_bounds(GL[lo:hi], HL[lo:hi], score[lo:hi], sums, s, l2)
+            reached = np.flatnonzero(score[lo:hi] + bounds >= reach)
+            if len(reached):
+                i, bound = lo + int(reached[0]), float(bounds[reached[0]])
+                break
+    limit = -sums.G[s] ** 2 / (sums.H[s] + l2) if root else bound
     if not score[i] > limit:
         return None
     j, cut = int(feature[i]), int(label[i])
     return FoundSplit(float(score[i]), j, cut, int(cuts.NL[s, j, cut]),
                       float(cuts.GL[s, j, cut]), float(cuts.HL[s, j, cut]),
                       None if cuts.order is None else cuts.order[s, j])
+
+
+def cut_bounds(GL, HL, score, sums, s, l2):
+    """The rounding bounds (``treelib.gains.gain_rounding_bound``, criterion "newton")
+    of cuts of node s with left sums ``GL``, ``HL`` and gains ``score``: in Python
+    floats for a few (``boosting_caps.newton_bounds_in_floats``, the same bits), else
+    numpy's.  O(cuts)."""
+    bounds = None if len(GL) > FLOAT_NODES else newton_bounds_in_floats(
+        GL, HL, sums.G[s], sums.H[s], sums.A[s], sums.N[s], score, l2)
+    if bounds is None:
+        node = np.full(len(GL), s)
+        bounds = gain_rounding_bound(GL[:, None], HL, sums.G[node][:, None], sums.H[node],
+                                     "newton", abs_total=sums.A[node][:, None], gain=score,
+                                     terms=BoundTerms(n_terms=sums.N[node], l2=l2))
+    return bounds
 
 
 def node_caps(sums, tops, some):
