@@ -13,7 +13,16 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 from tests.reference import exact_split_gain
-from treelib.gains import BoundTerms, gain_from_sums, gain_rounding_bound, score_cuts
+from treelib.gains import (
+    EPS,
+    BoundTerms,
+    gain_from_sums,
+    gain_rounding_bound,
+    rounding_bound,
+    score_cuts,
+    squares_slope,
+    squares_terms,
+)
 
 WEIGHTS = st.sampled_from([0.5, 1.0, 1.25, 2.0, 3.0])
 
@@ -173,6 +182,36 @@ def test_entropy_gain_with_weights_below_one_is_within_its_bound(cut, small):
     assert bound >= 0
     exact = exact_split_gain(y, goes_left, "entropy", w)
     assert abs(Fraction(float(gain)) - exact) <= Fraction(float(bound))
+
+
+# --- the bound's formulas in Python floats ------------------------------------------------------
+
+SPECIAL = [0.0, -0.0, 1.0, -2.5, 1e-300, 1e300, -1e300, 5e-324, np.inf, -np.inf, np.nan]
+ANY_FLOAT = st.one_of(st.sampled_from(SPECIAL), st.floats())
+
+
+@settings(max_examples=100, deadline=None)
+@given(cuts=st.integers(1, 6).flatmap(lambda c: st.tuples(
+    *(st.lists(ANY_FLOAT, min_size=c, max_size=c) for _ in range(7)))),
+    l2=st.sampled_from([0.0, 0.5, 1e-300]))
+def test_the_bound_formulas_give_numpys_bits_in_python_floats(cuts, l2):
+    # operators only: numpy's arrays and Python's floats (where they do not divide by zero,
+    # which Python refuses) give the same bits, NaN's sign bit aside (the hardware's)
+    GL, HL, G, H, A, N, gain = (np.array(c, dtype=np.float64) for c in cuts)
+    with np.errstate(all="ignore"):
+        expected = rounding_bound(squares_terms(gain, G * G, H, l2), EPS, N,
+                                  A * squares_slope(GL, HL, G, H, l2))
+    eps = float(EPS)
+    for i, (gl, hl, g, h, a, n, gain_i) in enumerate(zip(*cuts)):
+        if 0 in (h + l2, hl + l2, (h - hl) + l2):
+            continue
+        bound = rounding_bound(squares_terms(gain_i, g * g, h, l2), eps, n,
+                               a * squares_slope(gl, hl, g, h, l2))
+        assert type(bound) is float
+        if np.isnan(expected[i]):
+            assert bound != bound
+        else:
+            assert np.float64(bound).tobytes() == expected[i].tobytes()
 
 
 # --- arguments ---------------------------------------------------------------------------------

@@ -210,15 +210,47 @@ def gain_rounding_bound(sum_left, w_left, total, w, criterion, abs_total=None, g
         absolute, slope = _poisson_terms(*sums, with_slope)
     else:
         absolute, slope = _squares_terms(*sums, criterion, gain, terms.l2, with_slope)
-    bound = 4 * EPS * absolute
-    if with_slope:
-        n = w if terms.n_terms is None else terms.n_terms
-        bound = bound + 16 * EPS * n * np.sum(np.asarray(abs_total) * slope, axis=-1)
-    return bound
+    if not with_slope:
+        return rounding_bound(absolute, EPS)
+    n = w if terms.n_terms is None else terms.n_terms
+    return rounding_bound(absolute, EPS, n, np.sum(np.asarray(abs_total) * slope, axis=-1))
 
 
 #: ``gain_rounding_bound``'s default ``terms``: n = w, no L2.
 _NO_TERMS = BoundTerms()
+
+
+def rounding_bound(terms, eps, n=None, weighted_slope=None):
+    """``gain_rounding_bound`` from its two parts: ``4 eps terms`` (the final arithmetic,
+    ``terms`` the sum of the absolute values of the gain's terms) and, for sums of
+    real-valued statistics (``weighted_slope`` given, ``sum_k abs_total_k slope_k``),
+    ``16 eps n weighted_slope`` (the sums' own error, n terms summed).  Operators only,
+    so numpy's arrays (``eps``: ``EPS``) and Python's floats (``float(EPS)``) give the
+    same bits: ``treelib.growth.boosting_caps`` computes a few bounds in floats.
+    O(1) per element."""
+    bound = 4 * eps * terms
+    if weighted_slope is None:
+        return bound
+    return bound + 16 * eps * n * weighted_slope
+
+
+def squares_terms(gain, squares, w, l2):
+    """The sum of the absolute values of the terms of the variance-to-sum identity
+    (squared error, Gini, Newton with ``l2``) from its ``gain``, the node's sum of
+    squared sums ``squares`` (``sum_k S_k**2``) and its weight ``w``: ``|gain| + 2
+    squares / (w + l2)`` (the two children's terms add up to the gain plus the node's).
+    Operators only, numpy's arrays or Python's floats alike (``rounding_bound``); a
+    zero ``w + l2`` is the caller's.  O(1) per element."""
+    return abs(gain) + 2 * squares / (w + l2)
+
+
+def squares_slope(sum_left, w_left, total, w, l2):
+    """The slope of the rounding bound of the variance-to-sum identity (a bound of
+    ``|d gain / d S_L| / 2``), per statistic: ``|S_L| / (W_L + l2) + |S - S_L| / ((W -
+    W_L) + l2)``, the weights broadcast against the sums.  Operators only, numpy's
+    arrays or Python's floats alike (``rounding_bound``); a zero weight is the caller's.
+    O(1) per element."""
+    return abs(sum_left) / (w_left + l2) + abs(total - sum_left) / ((w - w_left) + l2)
 
 
 def _entropy_terms(sum_left, w_left, total, w, with_slope):
@@ -254,18 +286,16 @@ def _poisson_terms(sum_left, w_left, total, w, with_slope):
 
 def _squares_terms(sum_left, w_left, total, w, criterion, gain, l2, with_slope):
     """``(terms, slope)`` of ``gain_rounding_bound`` for the variance-to-sum identity
-    (squared error, Gini, Newton with ``l2``): the sum of its terms (from ``gain``,
-    computed if None) and (if ``with_slope``, else None) ``|S_L|/W_L + |S_R|/W_R``.
-    O(k) per cut."""
+    (squared error, Gini, Newton with ``l2``): ``squares_terms`` (from ``gain``,
+    computed if None) and (if ``with_slope``, else None) ``squares_slope``, ``|S_L|/W_L
+    + |S_R|/W_R``.  O(k) per cut."""
     if gain is None:
         gain = gain_from_sums(sum_left, w_left, total, w, criterion, l2)
-    terms = np.abs(gain) + 2 * np.sum(total * total, axis=-1) / (w + l2)
+    terms = squares_terms(np.asarray(gain), np.sum(total * total, axis=-1), w, l2)
     if not with_slope:
         return terms, None
-    sum_right, w_right = total - sum_left, w - w_left
-    slope = (np.abs(sum_left) / np.expand_dims(w_left + l2, -1)
-             + np.abs(sum_right) / np.expand_dims(w_right + l2, -1))
-    return terms, slope
+    return terms, squares_slope(sum_left, np.expand_dims(w_left, -1), total,
+                                np.expand_dims(w, -1), l2)
 
 
 def bound_cap(total, w, criterion, abs_total=None, max_gain=0.0, n_terms=None, scale=None):
