@@ -26,7 +26,7 @@ LIBSVM = {"a1a", "a9a", "mushrooms", "splice"}
 
 
 LATER_BENCHMARKS = ["criteria", "missing", "categorical", "boosting", "forests", "parallel",
-                    "distributed"]
+                    "distributed", "speed", "shapes", "per_node"]
 
 
 @pytest.mark.parametrize("name", ["timing_full", "growth", *SPLIT_BENCHMARKS,
@@ -36,6 +36,24 @@ def test_every_file_records_its_machine(name):
     for key in ["cpu", "numpy", "scikit-learn", "threads", "treelib commit", "date"]:
         assert info[key], f"{name}.csv does not record {key}"
     assert "uncommitted" not in info["treelib commit"]
+
+
+def test_the_goal_files_hold_every_case_method_and_repeat():
+    """speed.csv and shapes.csv, which issue 24's goal table reads
+    (``treelib.bench.goals``): every case with every method, the same number of times."""
+    from treelib.bench import shapes, speed
+
+    fits, info = bench.load_results("speed")
+    expected = {(case, method) for case, (_, n_trees) in speed.CASES.items()
+                for method in speed.methods(case, n_trees, 0)}
+    counts = fits.groupby(["case", "method"]).size()
+    assert set(counts.index) == expected and set(counts) == {int(info["repeats"])}
+    fits, info = bench.load_results("shapes")
+    expected = {(case, method) for case in shapes.CASES
+                for method in [shapes.REFERENCE, *shapes.treelib_methods(case)]}
+    counts = fits.groupby(["case", "method"]).size()
+    assert set(counts.index) == expected and set(counts) == {int(info["repeats"])}
+    assert (fits.process_peak_mib > 0).all() and (fits.cpu_seconds > 0).all()
 
 
 def test_timing_covers_the_seed_grid():
