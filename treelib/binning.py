@@ -89,9 +89,10 @@ def bin_features(X, max_bins=255, thresholds=None):
     the training data were binned).  ``x <= thresholds[j][b]`` exactly when
     ``codes[:, j] <= b``.  A missing value (NaN) gets ``MISSING_BIN``, beyond every
     bin.  O(f n log n) to find the thresholds, O(f n log max_bins) to look
-    the values up.
+    the values up; float32 X is read as it is (no float64 copy: each comparison with a
+    float64 threshold is exact), so memory beyond the codes is O(n) per feature.
     """
-    X = check_array(X, name="X", ndim=2, allow_nan=True)
+    X = check_array(X, name="X", ndim=2, allow_nan=True, keep_float=True)
     if thresholds is None:
         thresholds = [bin_thresholds(X[:, j], max_bins) for j in range(X.shape[1])]
     elif len(thresholds) != X.shape[1]:

@@ -16,9 +16,11 @@ def _describe_position(mask):
     return f"position {first[0]}"
 
 
-def check_array(values, *, name="X", ndim=2, allow_nan=False):
+def check_array(values, *, name="X", ndim=2, allow_nan=False, keep_float=False):
     """Return ``values`` as a float64 array with ``ndim`` dimensions, finite (or NaN,
-    a missing value, with ``allow_nan``).
+    a missing value, with ``allow_nan``); with ``keep_float``, a float array (float32
+    too) is returned as it is, not copied.  O(size) time; O(1) memory beyond the float64
+    copy when the values are finite (their smallest and largest are).
 
     Raises ``ValueError`` for strings or other non-numeric data, complex numbers, the
     wrong number of dimensions, no samples (or, for 2-D input, no features), NaN (unless
@@ -53,7 +55,10 @@ def check_array(values, *, name="X", ndim=2, allow_nan=False):
         raise ValueError(f"{name} is empty: it has 0 samples (shape {array.shape})")
     if ndim == 2 and array.shape[1] == 0:
         raise ValueError(f"{name} has 0 features (shape {array.shape})")
-    array = np.ascontiguousarray(array, dtype=np.float64)
+    if not (keep_float and array.dtype.kind == "f"):
+        array = np.ascontiguousarray(array, dtype=np.float64)
+    if array.size and np.isfinite(np.min(array)) and np.isfinite(np.max(array)):
+        return array                             # no NaN (it would be the smallest)
     nan = np.isnan(array)
     if nan.any() and not allow_nan:
         # only X may have missing values (where a splitter places them); no other input

@@ -46,6 +46,7 @@ import numpy as np
 from treelib.criteria import NodeStatistics, node_statistics
 from treelib.finders import feature_subset
 from treelib.growth.level_classes import children_statistics, class_blocks
+from treelib.growth.level_contenders import Distinct
 from treelib.growth.level_cuts import best_cuts
 from treelib.growth.level_features import redealt_level
 from treelib.growth.level_partition import (
@@ -62,13 +63,15 @@ from treelib.growth.level_scores import (
     whole_classes,
     whole_weights,
 )
-from treelib.growth.threads import feature_chunks, run_chunks
+from treelib.growth.level_sort import small_whole_keys, sorted_rows
+from treelib.growth.threads import feature_chunks
 from treelib.segments import segment_ids, segment_starts
 from treelib.split import midpoint
 from treelib.tree import LEFT, RIGHT, TreeRecorder
 
 __all__ = ["Level", "cut_candidates", "grow_level_wise_exact", "grow_trees", "partition",
-           "partition_plan", "partition_rows", "select", "sorted_rows"]
+           "partition_plan", "partition_rows", "SEARCH_VALUES", "select", "small_whole_keys",
+           "sorted_rows"]
 
 
 @dataclass
@@ -141,8 +144,10 @@ class LevelSplits:
 
 def check_no_missing(data):
     """Level-wise growth keeps every feature sorted; it does not place missing values:
-    a ValueError if ``data`` holds a NaN.  O(n f)."""
-    if np.isnan(np.asarray(data, dtype=np.float64)).any():
+    a ValueError if ``data`` holds a NaN.  O(n f) time, O(1) memory: the smallest value
+    is NaN exactly when one is (``np.min`` propagates NaN), with no temporary copy."""
+    values = np.asarray(data)
+    if values.size and np.isnan(np.min(values)):
         raise ValueError("level-wise growth does not handle missing values (NaN); grow "
                          "the tree with builder='depth_first' or 'best_first'")
 
@@ -219,39 +224,15 @@ def grow_trees(stacked, rows, finders, rules, counter=None, n_jobs=1, columns=No
     return [tree.finish() for tree in trees]
 
 
-def sorted_rows(data, n_jobs=1):
-    """Every feature of ``data`` (n, f) sorted once: ``order`` (f, n), the sample ids of
-    row j in increasing x_j (stable), and ``x_sorted`` (f, n) their values, the features
-    divided among ``n_jobs`` threads.  O(f n log n) time, O(f n) memory."""
-    n = len(data)
-    index = np.int32 if n < 2**31 else np.intp
-    columns = np.ascontiguousarray(np.asarray(data).T)
-    order = np.empty(columns.shape, dtype=index)
-    x_sorted = np.empty_like(columns)
-
-    def sort_rows(rows):                     # each feature sorted once, in threads
-        keys = small_whole_keys(columns[rows])
-        order[rows] = np.argsort(columns[rows] if keys is None else keys, axis=1,
-                                 kind="stable")
-        x_sorted[rows] = np.take_along_axis(columns[rows], order[rows], axis=1)
-
-    run_chunks(sort_rows, feature_chunks(columns.shape[0], 4 * n, n_jobs), n_jobs)
-    return order, x_sorted
-
-
-def small_whole_keys(block):
-    """16-bit sort keys of the rows of ``block`` (c, n) when every row holds whole
-    numbers within 65,535 of its smallest (pixels, counts, codes): each value minus its
-    row's smallest, exact (whole numbers below 2**53, or a difference of floats within a
-    factor of two of each other), so the keys order the values as they are ordered and
-    tie where they tie; numpy sorts them stably by radix, in O(n) rather than O(n log n).
-    None otherwise.  O(c n)."""
-    if block.size == 0:
-        return None
-    shifted = block - block.min(axis=1, keepdims=True)
-    if not ((shifted <= 65535).all() and (shifted == np.floor(shifted)).all()):
-        return None
-    return shifted.astype(np.uint16)
+#: Values a level's search counts at once (``threads.feature_chunks``' budget; classes
+#: keep ``CHUNK_VALUES``, ``level_classes.class_blocks``).  Its temporaries, about 60
+#: bytes per value counted (the scorer's sums, cut positions, nodes and gains of half as
+#: many positions), stay near 15 MiB whatever the data, and the chunks' arrays near the
+#: processor's caches: a regression tree on 50 x 200,000 float32 values (issue 24's wide
+#: case) took 2.6-2.9 CPU s with 2**16 to 2**18, 4.8 with 2**21 (``CHUNK_VALUES``, then
+#: 110 MiB of temporaries) and 6.1 with 625,000; california (20,640 x 8) the same
+#: within noise.  Chunks never change the tree (``level_cuts.best_cuts``).
+SEARCH_VALUES = 2**18
 
 
 def class_codes(Y, criterion, weights):
@@ -297,10 +278,11 @@ def level_splits(level, search, growth):
     counts, n_jobs = level.counts, search.n_jobs
     drawn, chosen = redealt_level(level, search.draw, search.columns)  # own features, if drawn
     n_rows, n_active, width = drawn.order.shape[0], drawn.order.shape[1], search.stats.shape[1]
-    chunks = (feature_chunks(n_rows, 2 * n_active * width, n_jobs) if search.classes is None
-              else class_blocks(n_rows, n_active, width, n_jobs))
+    chunks = (feature_chunks(n_rows, 2 * n_active * width, n_jobs, SEARCH_VALUES)
+              if search.classes is None else class_blocks(n_rows, n_active, width, n_jobs))
     feature, cut, gain = best_cuts(
-        len(counts), chunks, lambda features: feature_scores(drawn, search, features), n_jobs)
+        len(counts), chunks, lambda features: Distinct(feature_scores(drawn, search, features)),
+        n_jobs)
     if chosen is not None:
         feature = chosen[np.arange(len(counts)), feature]
     splitting = ~growth.rules.rejects(gain, growth.total_weight[level.tree])

@@ -42,6 +42,7 @@ import numpy as np
 from treelib.counters import GrowthCounter
 from treelib.criteria import NodeStatistics, node_statistics
 from treelib.growth.hist_search import HistLevel, KeptHistograms, LevelSearch, feature_scores
+from treelib.growth.level_contenders import Distinct
 from treelib.growth.level_cuts import best_cuts
 from treelib.growth.level_features import drawn_codes, keep_drawn, some_features
 from treelib.growth.level_partition import partition, partition_plan
@@ -79,7 +80,7 @@ def dense_threshold(n_bins):
 class TreeGrowth:
     """What every level of one tree's growth reads: the ``search`` settings (a
     ``LevelSearch``), the targets ``Y`` and sample ``weights`` (None: unweighted), the
-    stopping ``rules``, the ``tree`` being recorded, ``thresholds[j, b]`` (the threshold of
+    stopping ``rules``, the ``tree`` being recorded, ``thresholds[j][b]`` (the threshold of
     the cut after bin b of feature j), the ``budget`` in bytes for the parents' histograms
     kept for subtraction (0 or False: no subtraction), the ``counter`` (None: nothing
     counted), the root's ``total_weight`` and ``n_jobs`` threads."""
@@ -89,7 +90,7 @@ class TreeGrowth:
     weights: np.ndarray | None
     rules: StoppingRules
     tree: TreeRecorder
-    thresholds: np.ndarray
+    thresholds: list
     budget: int
     counter: GrowthCounter | None
     total_weight: float
@@ -156,7 +157,7 @@ def grow_level_wise_hist(codes, Y, finder, rules, counter=None, weights=None, *,
                          dense_min=dense_threshold(n_bins), weighted=weights is not None)
     budget = max(MIN_STORE_BYTES, STORE_BYTES_PER_VALUE * codes.size)
     growth = TreeGrowth(search=search, Y=Y, weights=weights, rules=rules, tree=tree,
-                        thresholds=padded_thresholds(finder.bin_thresholds),
+                        thresholds=finder.bin_thresholds,
                         budget=subtract and budget, counter=counter,
                         total_weight=float(root_node.weight[0]), n_jobs=n_jobs,
                         draw=some_features(finder, codes) and (finder.rng, finder.max_features))
@@ -170,14 +171,11 @@ def grow_level_wise_hist(codes, Y, finder, rules, counter=None, weights=None, *,
     return tree.finish()
 
 
-def padded_thresholds(cuts):
-    """``thresholds[j, b]``: the threshold of the cut after bin b of feature j, from the
-    finder's ``bin_thresholds`` (one array per feature), padded with 0.  O(f B)."""
-    thresholds = np.zeros((len(cuts), max(1, *(len(c) for c in cuts))),
-                          dtype=np.result_type(*cuts))
-    for j, c in enumerate(cuts):
-        thresholds[j, :len(c)] = c
-    return thresholds
+def chosen_thresholds(cuts, features, bins):
+    """The thresholds of the cuts after bin ``bins[i]`` of feature ``features[i]``, read
+    from the finder's ``bin_thresholds`` (one array per feature) without padding them
+    into an (f, B) array (as large as the data's float64 values).  O(len(features))."""
+    return np.array([cuts[j][b] for j, b in zip(features.tolist(), bins.tolist())])
 
 
 def can_subtract(parent_abs, small_abs, large_abs, small_count, shift_small):
@@ -258,7 +256,7 @@ def search_level(level, growth, store):
             own = GrowthCounter()
             chunk_counters.append(own)
         found = feature_scores(level, replace(search, counter=own), features)
-        return found if drawn is None else keep_drawn(found, drawn)
+        return Distinct(found if drawn is None else keep_drawn(found, drawn))
 
     if counter is not None:
         counter.subtracted_histograms += int(level.derived.sum()) * f
@@ -292,7 +290,7 @@ def split_level(level, growth, feature, bin_, splitting):
     child_ids = tree.add_nodes(child.value, child.impurity, child_counts,
                                np.repeat(level.node_ids[parents], 2),
                                np.tile([LEFT, RIGHT], len(parents)), child.weight)
-    threshold = growth.thresholds[feature[parents], bin_[parents]]
+    threshold = chosen_thresholds(growth.thresholds, feature[parents], bin_[parents])
     n_right = counts - n_left
     tree.set_splits(level.node_ids[parents], feature[parents], threshold,
                     n_left[parents] > n_right[parents])   # no missing value: the larger child

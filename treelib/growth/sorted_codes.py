@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from treelib.growth.threads import CHUNK_VALUES
+from treelib.growth.threads import CHUNK_VALUES, feature_chunks
 from treelib.segments import segment_ids, segment_starts
 
 
@@ -41,7 +41,8 @@ def sort_rows(codes, samples, counts):
     """``samples`` (node after node, ``counts``, increasing ids inside each node) sorted by
     code inside each node, feature by feature: ``(rows, row_codes)``, both (f, p).
     O(f p) (stable radix sorts of 8 and 16 bits; O(f p log p) past 65,536 nodes), one
-    or two sorts per feature; O(p) temporaries per feature."""
+    or two sorts per group of features (``feature_chunks``: a few dozen bytes of
+    temporaries per position of a group, within ``CHUNK_VALUES`` positions)."""
     f, p = codes.shape[1], len(samples)
     index = np.int32 if codes.shape[0] < 2**31 else np.intp
     rows = np.empty((f, p), dtype=index)
@@ -54,14 +55,16 @@ def sort_rows(codes, samples, counts):
     node = node.astype(np.uint16 if len(counts) <= 2**16 else np.intp)
     if one_key:
         node = node * np.uint16(n_codes)
-    for j in range(f):
-        x = codes[samples, j]
+    for group in feature_chunks(f, 8 * max(1, p)):
+        x = np.ascontiguousarray(codes[samples, group.start:group.stop].T)     # (c, p)
         if one_key:
-            order = np.argsort(node + x, kind="stable")
+            order = np.argsort(node + x, axis=1, kind="stable")
         else:
-            order = np.argsort(x, kind="stable")
-            order = order[np.argsort(node[order], kind="stable")]
-        rows[j], row_codes[j] = samples[order], x[order]
+            order = np.argsort(x, axis=1, kind="stable")
+            order = np.take_along_axis(
+                order, np.argsort(node[order], axis=1, kind="stable"), axis=1)
+        rows[group] = samples[order]
+        row_codes[group] = np.take_along_axis(x, order, axis=1)
     return rows, row_codes
 
 
@@ -74,13 +77,18 @@ def move_rows(sorted_rows, goes_left, n_left, left_start, right_start, n_next, f
     ``right_start[s]``, ...; -1: that child is dropped (a leaf, or s does not split).
     ``fresh``: ``(positions, rows, codes)``, the samples of the nodes that became small
     at this level, already sorted (``sort_rows``), written at ``positions`` (p_fresh,)
-    of every row.  Returns ``(rows, codes)`` (f, n_next).  O(f p) work, in groups of
-    rows of about ``CHUNK_VALUES`` positions.
+    of every row.  Returns ``(rows, codes)`` (f, n_next): when they fit (n_next <= p),
+    the first n_next columns of ``sorted_rows``' own arrays, moved in place (each group
+    of rows read whole before it is written), so the rows sorted once are never copied.
+    O(f p) work, in groups of rows of about ``CHUNK_VALUES`` positions.
     """
     rows, codes = sorted_rows.rows, sorted_rows.codes
     f, p = rows.shape
-    out_rows = np.empty((f, n_next), dtype=rows.dtype)
-    out_codes = np.empty((f, n_next), dtype=codes.dtype)
+    if n_next <= p:
+        out_rows, out_codes = rows[:, :n_next], codes[:, :n_next]
+    else:
+        out_rows = np.empty((f, n_next), dtype=rows.dtype)
+        out_codes = np.empty((f, n_next), dtype=codes.dtype)
     if p:
         counts = sorted_rows.counts
         starts, segment = segment_starts(counts), segment_ids(counts)
