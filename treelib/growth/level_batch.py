@@ -63,6 +63,9 @@ def grow_exact_batch(data, Y, finders, rules, weights, counter=None, presorted=N
     separate groups (they are scored differently), and groups hold at most
     ``BATCH_BYTES`` of sorted rows (``batch_trees``).  Returns the ``Tree`` list, in the
     order of ``finders``.  Costs: the module docstring's."""
+    if len(weights) != len(finders):
+        raise ValueError(f"grow_exact_batch takes one weight array (or None) per finder; "
+                         f"got {len(weights)} for {len(finders)} finders")
     data = np.asarray(data)
     check_no_missing(data)
     if presorted is None:
@@ -125,7 +128,7 @@ def stacked_rows(presorted, rows, group, ids_only=False):
     orders, values, offset = [], [], 0
     for t in group:
         if len(rows[t]) == n_samples:                   # every row: the order itself
-            orders.append((order + offset).astype(index, copy=False))
+            orders.append(order.astype(index) + offset)     # widened, then offset
             values.append(x_sorted)
         else:                                           # row -> its stacked id, or -1
             local = np.full(n_samples, -1, dtype=index)

@@ -149,11 +149,15 @@ def whole_weights(weights):
     return bool((weights == np.floor(weights)).all() and weights.sum() < 2**53)
 
 
-def whole_classes(Y, criterion, weights):
+def whole_classes(Y, criterion, weights, n_rows):
     """The class of every sample when the statistics are one-hot rows times whole
-    weights (``whole_weights``): their sums are whole numbers, exact in any order, and
-    counted by runs (``counted_sums``); None otherwise.  O(n k)."""
+    weights (``whole_weights``) whose total, times the ``n_rows`` feature rows a chunk of
+    ``counted_sums`` may hold, stays below 2**53: the running totals of its runs go on
+    from row to row, so they reach that product, and stay whole numbers, exact in any
+    order; None otherwise.  O(n k)."""
     if criterion not in ("gini", "entropy") or not whole_weights(weights):
+        return None
+    if weights.sum() * max(1, n_rows) >= 2**53:
         return None
     if not (((Y == 0) | (Y == 1)).all() and (np.count_nonzero(Y, axis=1) == 1).all()):
         return None

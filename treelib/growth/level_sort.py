@@ -36,15 +36,20 @@ def sorted_rows(data, n_jobs=1):
 
 
 def small_whole_keys(block):
-    """16-bit sort keys of the rows of ``block`` (c, n) when every row holds whole
-    numbers within 65,535 of its smallest (pixels, counts, codes): each value minus its
-    row's smallest, exact (whole numbers below 2**53, or a difference of floats within a
-    factor of two of each other), so the keys order the values as they are ordered and
-    tie where they tie; numpy sorts them stably by radix, in O(n) rather than O(n log n).
-    None otherwise.  O(c n)."""
-    if block.size == 0:
+    """16-bit sort keys of the rows of ``block`` (c, n) when every value is a finite whole
+    number and every row lies within 65,535 of its smallest (pixels, counts, codes): each
+    value minus its row's smallest.  The exact difference of two whole numbers is a whole
+    number, and one of at most 65,535 is a float32 and a float64, so the subtraction
+    returns it exactly: the keys order the values as they are ordered and tie exactly
+    where they tie (0.0 and -0.0 as well).  (Values that are not whole could differ by
+    less than one and still give one whole difference after rounding: they are refused.)
+    numpy sorts the keys stably by radix, in O(n) rather than O(n log n).  None
+    otherwise.  O(c n)."""
+    if block.size == 0 or not np.isfinite(block).all():
+        return None
+    if not (block == np.floor(block)).all():
         return None
     shifted = block - block.min(axis=1, keepdims=True)
-    if not ((shifted <= 65535).all() and (shifted == np.floor(shifted)).all()):
+    if not (shifted <= 65535).all():
         return None
     return shifted.astype(np.uint16)

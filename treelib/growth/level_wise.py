@@ -208,7 +208,7 @@ def grow_trees(stacked, rows, finders, rules, counter=None, n_jobs=1, columns=No
         np.put_along_axis(columns, order, x_sorted, axis=1)
     x_sorted = None if draw is not None else x_sorted
     search = LevelSearch(criterion, min_samples_leaf, weights, classes, stats, n_jobs, draw,
-                         whole_classes(Y, criterion, weights), columns,
+                         whole_classes(Y, criterion, weights, len(order)), columns,
                          weights.astype(np.int64) if whole_weights(weights) else None)
     level = Level(node_ids=root_ids[keep], counts=counts[keep], nodes=select(root, keep),
                   order=order, x_sorted=x_sorted, tree=np.flatnonzero(keep))
