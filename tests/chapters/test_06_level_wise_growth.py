@@ -19,7 +19,7 @@ from treelib.criteria import centered, target_statistics
 from treelib.datasets import load_california_housing
 from treelib.finders import Finder
 from treelib.growth import StoppingRules, grow
-from treelib.growth.level_wise import partition, partition_plan
+from treelib.growth.level_partition import partition, partition_plan
 from treelib.segments import FEW_SEGMENTS, segmented_cumsum
 
 PAGE = "06_level_wise_growth.ipynb"

@@ -12,7 +12,7 @@ from treelib.criteria import target_statistics
 from treelib.finders import Finder
 from treelib.growth import StoppingRules, grow, level_batch
 from treelib.growth.level_batch import batch_trees, grow_exact_batch, tree_groups
-from treelib.growth.level_wise import sorted_rows
+from treelib.growth.level_sort import sorted_rows
 
 FIELDS = ("feature", "threshold", "n_node_samples", "weighted_n_node_samples",
           "children_left", "children_right", "value", "impurity")

@@ -18,7 +18,7 @@ from treelib.counters import GrowthCounter
 from treelib.criteria import one_hot
 from treelib.finders import Finder
 from treelib.growth import StoppingRules, grow
-from treelib.growth.level_wise import partition_plan, partition_rows
+from treelib.growth.level_partition import partition_plan, partition_rows
 from treelib.tree import TREE_LEAF, Tree
 
 CRITERIA = ["squared_error", "gini", "entropy"]

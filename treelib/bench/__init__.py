@@ -69,6 +69,7 @@ from treelib.bench.categorical import (
 from treelib.bench.criteria import bikeshare_split, poisson_deviance, time_medians
 from treelib.bench.fitting import california_split, r2, resampled_california, time_fit
 from treelib.bench.forests import tree_predictions
+from treelib.bench.goals import goal_table
 from treelib.bench.growth import MANY_CLASSES, goal_ratios, growth_data, make_growth_model
 from treelib.bench.machine import machine_info
 from treelib.bench.methods import SPLIT_METHOD_TABLE, compare_methods
@@ -182,3 +183,4 @@ __all__ += ["CATEGORICAL_STRATEGIES", "MANY_CLASSES", "MISSING_STRATEGIES", "SPL
             "present_split", "surrogates_of", "time_categorical", "time_medians",
             "time_missing", "tree_predictions"]
 __all__ += ["selection_table", "time_ratio"]
+__all__ += ["goal_table"]

@@ -30,7 +30,7 @@ from treelib.finders import Finder, feature_subset
 from treelib.growth import grow, without_zero_weights
 from treelib.growth.level_batch import batch_trees, grow_exact_batch
 from treelib.growth.level_random import grow_random_batch
-from treelib.growth.level_wise import sorted_rows
+from treelib.growth.level_sort import sorted_rows
 from treelib.options import combines
 from treelib.validation import check_sample_weight
 

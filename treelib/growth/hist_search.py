@@ -14,7 +14,7 @@ import numpy as np
 from treelib.counters import GrowthCounter
 from treelib.criteria import NodeStatistics
 from treelib.growth.level_histograms import feature_histograms, populated_bins
-from treelib.growth.level_wise import cut_candidates
+from treelib.growth.level_scores import cut_candidates
 from treelib.growth.sorted_codes import SortedRows, small_rows
 
 
@@ -172,7 +172,7 @@ def small_cuts(level, search, features, dense):
 
 
 def scored(level, search, features, cuts):
-    """The ``Candidates`` of ``cuts`` (``level_wise.cut_candidates``: -inf where the gain
+    """The ``Candidates`` of ``cuts`` (``level_scores.cut_candidates``: -inf where the gain
     is not finite or, weighted, where a child has no weight), rounding bounds on demand.
     O(c k) for c cuts."""
     left_sums, w_left = cuts.left_sums, cuts.n_left

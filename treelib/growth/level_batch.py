@@ -31,7 +31,8 @@ plus its targets and statistics, O(N k); a batch is cut into groups of at most
 import numpy as np
 
 from treelib.finders import feature_subset
-from treelib.growth.level_wise import check_no_missing, grow_trees, sorted_rows
+from treelib.growth.level_sort import sorted_rows
+from treelib.growth.level_wise import check_no_missing, grow_trees
 
 #: Most bytes of sorted rows (sample ids and values) that one group of a batch holds.
 BATCH_BYTES = 2**28

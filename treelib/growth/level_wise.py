@@ -53,25 +53,19 @@ from treelib.growth.level_partition import (
     gather_plan,
     gather_rows,
     next_rows,
-    partition,
-    partition_plan,
-    partition_rows,
 )
 from treelib.growth.level_scores import (
-    cut_candidates,
     feature_scores,
     whole_classes,
     whole_weights,
 )
-from treelib.growth.level_sort import small_whole_keys, sorted_rows
+from treelib.growth.level_sort import sorted_rows
 from treelib.growth.threads import feature_chunks
 from treelib.segments import segment_ids, segment_starts
 from treelib.split import midpoint
 from treelib.tree import LEFT, RIGHT, TreeRecorder
 
-__all__ = ["Level", "cut_candidates", "grow_level_wise_exact", "grow_trees", "partition",
-           "partition_plan", "partition_rows", "SEARCH_VALUES", "select", "small_whole_keys",
-           "sorted_rows"]
+__all__ = ["Level", "grow_level_wise_exact", "grow_trees", "SEARCH_VALUES", "select"]
 
 
 @dataclass

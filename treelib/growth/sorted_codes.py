@@ -97,7 +97,7 @@ def move_rows(sorted_rows, goes_left, n_left, left_start, right_start, n_next, f
         # every row sends the same number of samples left from each node
         left_before = segment_starts(n_left)
         # a position's destination: to_left + (left-goers of its row so far), or
-        # to_right - (left-goers so far), as in ``level_wise.partition_plan``
+        # to_right - (left-goers so far), as in ``level_partition.partition_plan``
         to_left = np.where(left_start >= 0, left_start - left_before - 1,
                            n_next - 1)[segment].astype(index)
         kept_right = (right_start >= 0)[segment]
