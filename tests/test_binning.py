@@ -143,3 +143,31 @@ def test_counts_added_up_over_parts_give_the_whole_columns_thresholds(x, parts, 
         counts[np.searchsorted(values, v)] += c
     np.testing.assert_array_equal(thresholds_from_counts(values, counts, max_bins),
                                   bin_thresholds(x, max_bins))
+
+
+SPECIAL = [0.0, -0.0, 1.0, -1.0, 5e-324, -5e-324, 2.0**60, -(2.0**60), np.nan, 3.5]
+
+
+@settings(max_examples=300, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(1, 70), f=st.integers(1, 12),
+       spread=st.integers(1, 400), max_bins=st.integers(2, 255),
+       dtype=st.sampled_from([np.float64, np.float32]), nan=st.booleans())
+def test_features_cut_together_match_them_cut_one_by_one(seed, n, f, spread, max_bins, dtype,
+                                                         nan):
+    """``few_values_bins`` (features of few values, a group at a time) gives the codes and
+    the thresholds, bit for bit, of ``bin_thresholds`` and ``np.searchsorted`` one feature
+    at a time: ties, signed zeros, subnormals, NaN, float32, more values than bins."""
+    rng = np.random.default_rng(seed)
+    X = rng.integers(0, spread, size=(n, f)).astype(np.float64) / 7
+    special = rng.random((n, f)) < 0.3
+    X[special] = rng.choice(SPECIAL[:-2] + SPECIAL[-1:] if not nan else SPECIAL,
+                            special.sum())
+    X = X.astype(dtype)
+    codes, thresholds = bin_features(X, max_bins)
+    for j in range(f):
+        expected = bin_thresholds(X[:, j], max_bins)
+        assert thresholds[j].dtype == expected.dtype
+        np.testing.assert_array_equal(thresholds[j].view(np.int64), expected.view(np.int64))
+        want = np.searchsorted(expected, X[:, j], side="left").astype(np.uint8)
+        want[np.isnan(X[:, j])] = MISSING_BIN
+        np.testing.assert_array_equal(codes[:, j], want)

@@ -90,17 +90,61 @@ def bin_features(X, max_bins=255, thresholds=None):
     ``codes[:, j] <= b``.  A missing value (NaN) gets ``MISSING_BIN``, beyond every
     bin.  O(f n log n) to find the thresholds, O(f n log max_bins) to look
     the values up; float32 X is read as it is (no float64 copy: each comparison with a
-    float64 threshold is exact), so memory beyond the codes is O(n) per feature.
+    float64 threshold is exact), and the features are cut a group at a time
+    (``few_values_bins``), so memory beyond the codes and thresholds is bounded by a
+    group.
     """
     X = check_array(X, name="X", ndim=2, allow_nan=True, keep_float=True)
-    if thresholds is None:
-        thresholds = [bin_thresholds(X[:, j], max_bins) for j in range(X.shape[1])]
-    elif len(thresholds) != X.shape[1]:
+    if thresholds is not None and len(thresholds) != X.shape[1]:
         raise ValueError(f"X has {X.shape[1]} features but {len(thresholds)} lists of "
                          "thresholds were given")
+    n, f = X.shape
     codes = np.empty(X.shape, dtype=np.uint8)
-    for j, cuts in enumerate(thresholds):
+    cuts = [None] * f if thresholds is None else list(thresholds)
+    coded = np.zeros(f, dtype=bool)
+    group = max(1, GROUP_VALUES // n)
+    for start in range(0, f, group) if thresholds is None else ():
+        stop = min(start + group, f)
+        cuts[start:stop] = few_values_bins(X[:, start:stop], max_bins, codes[:, start:stop])
+        coded[start:stop] = [c is not None for c in cuts[start:stop]]
+    for j in np.flatnonzero(~coded):
+        if cuts[j] is None:
+            cuts[j] = bin_thresholds(X[:, j], max_bins)
         # the number of thresholds below x: x <= cuts[b]  <=>  code <= b
-        codes[:, j] = np.searchsorted(cuts, X[:, j], side="left")
+        codes[:, j] = np.searchsorted(cuts[j], X[:, j], side="left")
         codes[np.isnan(X[:, j]), j] = MISSING_BIN
-    return codes, thresholds
+    return codes, cuts
+
+
+#: Values (rows x features) that ``bin_features`` cuts at once (``few_values_bins``).
+GROUP_VALUES = 2**16
+
+
+def few_values_bins(block, max_bins, codes):
+    """The thresholds of the features (columns) of ``block`` (n, c) with at most
+    ``max_bins`` distinct values and no NaN, found together, their codes written into
+    ``codes`` (n, c); None for the other features (``bin_features`` cuts them one by one).
+
+    Such a feature gets one bin per value: its thresholds are the midpoints of its
+    neighbouring distinct values (``bin_thresholds``' thresholds bit for bit: ``midpoint``
+    of the same pairs of values, and its result does not depend on which of two equal
+    zeros a sort puts first), and a value's code is the rank of its distinct value (the
+    i-th threshold lies below the (i + 1)-th distinct value and not below the i-th).
+    O(n c log n) time, O(n c) temporaries.  Returns a list of c arrays (views of one
+    array) or None."""
+    values = np.asarray(block, dtype=np.float64)
+    n, c = values.shape
+    order = np.argsort(values, axis=0)
+    ordered = np.take_along_axis(values, order, axis=0)           # NaN last
+    new = ordered[1:] != ordered[:-1]                   # (n - 1, c): a new distinct value
+    few = (new.sum(axis=0) < max_bins) & ~np.isnan(ordered[-1])
+    column, row = np.nonzero(new.T & few[:, None])      # feature by feature
+    between = np.split(midpoint(ordered[row, column], ordered[row + 1, column]),
+                       np.cumsum(np.bincount(column, minlength=c))[:-1])
+    ranks = np.zeros((n, c), dtype=np.uint8)
+    np.cumsum(new, axis=0, out=ranks[1:], dtype=np.uint8)   # wraps only where not few
+    at = np.flatnonzero(few)
+    by_sample = np.empty((n, len(at)), dtype=np.uint8)
+    np.put_along_axis(by_sample, order[:, at], ranks[:, at], axis=0)
+    codes[:, at] = by_sample
+    return [cuts if ok else None for cuts, ok in zip(between, few)]
