@@ -175,7 +175,7 @@ class BaseHistGradientBoosting(BaseEstimator):
         numeric = ~self.is_categorical_
         thresholds = [np.zeros(0)] * X.shape[1]
         if numeric.any():
-            _, cuts = bin_features(X[:, numeric], self.max_bins)
+            _, cuts = bin_features(X if numeric.all() else X[:, numeric], self.max_bins)
             for j, c in zip(np.flatnonzero(numeric), cuts):
                 thresholds[j] = c
         self.bin_thresholds_ = thresholds

@@ -145,7 +145,10 @@ class Finder:
                    else self.categories.counts < 0)
         codes = np.empty(X.shape, dtype=np.uint8)
         self.bin_thresholds = [np.zeros(0)] * X.shape[1]
-        if numeric.any():
+        if numeric.all():                        # no copy of X (X[:, numeric] is one)
+            codes, thresholds = bin_features(X, self.max_bins)
+            self.bin_thresholds = list(thresholds)
+        elif numeric.any():
             codes[:, numeric], thresholds = bin_features(X[:, numeric], self.max_bins)
             for j, cuts in zip(np.flatnonzero(numeric), thresholds):
                 self.bin_thresholds[j] = cuts
