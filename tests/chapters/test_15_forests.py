@@ -159,7 +159,7 @@ def test_claim_the_committed_ratios():
     assert round(ratio, 1) == 1.1
     claim(NOTEBOOK, "A feature subset costs treelib relatively more: scikit-learn then sorts "
                     "only the features a node drew, while treelib still moves every "
-                    "feature's sorted rows on to the next level.")
+                    "feature's sorted sample ids on to the next level.")
     claim(NOTEBOOK, "A classification forest with its default `max_features=\"sqrt\"`, grown "
                     "level-wise as well, took 3.4 times scikit-learn's time on the digits "
                     "data set")
@@ -245,3 +245,29 @@ def test_claim_the_weighted_tree_handles_only_the_drawn_rows(california):
                                                   sample_weight=counts[drawn])
     np.testing.assert_array_equal(every.tree_.threshold, only.tree_.threshold)
     np.testing.assert_array_equal(every.predict(X_test), only.predict(X_test))
+
+
+def test_claim_the_forest_sorts_once_and_batches_small_data(california, monkeypatch):
+    claim(NOTEBOOK, "Each tree of treelib's forest is the weighted level-wise tree of [chapter "
+                    "6](06_level_wise_growth.ipynb) grown from its seed, bit for bit; the "
+                    "forest sorts the data once for all its trees, and on small data grows "
+                    "several trees' levels in the same numpy calls.")
+    from treelib.estimators import bagging
+    from treelib.growth import level_batch, level_wise
+    from treelib.growth.level_batch import batch_trees
+
+    X_train, _, y_train, _ = california
+    X, y = X_train[:500], y_train[:500]
+    calls = []
+    for module in (bagging, level_batch, level_wise):
+        original = module.sorted_rows
+        monkeypatch.setattr(module, "sorted_rows",
+                            lambda *a, _f=original, **k: calls.append(1) or _f(*a, **k))
+    forest = RandomForestRegressor(n_estimators=6, random_state=0).fit(X, y)
+    assert forest.builder_ == "level_wise" and len(calls) == 1
+    monkeypatch.undo()
+    # each tree is the one grown alone: the first tree of a 1-tree forest (its own batch)
+    alone = RandomForestRegressor(n_estimators=1, random_state=0).fit(X, y)
+    assert np.array_equal(alone.estimators_[0].predict(X), forest.estimators_[0].predict(X))
+    # "small data": digits' 1,797 rows batch several trees; all of california one a batch
+    assert batch_trees(1797, 64) > 1 and batch_trees(20640, 8) == 1
