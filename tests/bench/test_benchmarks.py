@@ -132,7 +132,7 @@ def test_boosting_benchmark_compares_the_peers_line_search_and_goss(monkeypatch)
     monkeypatch.setattr(boosting, "CHECKPOINTS", (1, 3))
     monkeypatch.setattr(boosting, "GOSS_RATES", ((1.0, 0.0), (0.2, 0.1)))
     monkeypatch.setattr(boosting, "boosting_data", lambda name, seed=0: small_regression())
-    fits, info = boosting.run(datasets=("california",), goss_datasets=("california",))
+    fits, info = boosting.run(repeats=1, datasets=("california",), goss_datasets=("california",))
     peers = fits[fits.experiment == "peers"]
     assert list(peers.library) == list(boosting.PEERS) and (peers.seconds > 0).all()
     steps = fits[(fits.experiment == "line_search")

@@ -176,11 +176,14 @@ def test_claim_goss_costs_little_accuracy_and_saves_little_time(boosting_results
     claim(PAGE, "Keeping 30% of the rows (top 0.2, other 0.1) costs almost no accuracy on the "
                 "three data sets (a few thousandths of test R$^2$ or AUC at most); keeping 7.5% "
                 "costs some (on california, treelib's test R$^2$ 0.802 against 0.854). And "
-                "GOSS saves no time here: it costs some.")
-    claim(PAGE, "LightGBM takes 1.3 to 2.3 times as long with sampling as without, on every "
-                "data set and at every rate, and treelib 1.07 to 2.02 times as long, on every "
-                "data set and at every rate too.")
-    claim(PAGE, "it saved neither LightGBM nor treelib any time.")
+                "GOSS saves little time here, and mostly costs some.")
+    claim(PAGE, "LightGBM takes 1.5 to 2.3 times as long with sampling as without, on every "
+                "data set and at every rate.")
+    claim(PAGE, "treelib takes 1.27 to 2.03 times as long on the two california sets, and on "
+                "a9a saves time only at the lowest rate, and barely (0.96 of its time at "
+                "7.5%).")
+    claim(PAGE, "it saved LightGBM no time, and treelib almost none (on a9a, at the lowest "
+                "rate only).")
     fits, _ = boosting_results
     goss = fits[fits.experiment == "goss"].pivot_table(
         index=["dataset", "sampled"], columns="library", values=["score", "seconds"],
@@ -193,12 +196,18 @@ def test_claim_goss_costs_little_accuracy_and_saves_little_time(boosting_results
     assert round(full.loc["california", "treelib"], 3) == 0.854
     ratio = seconds.div(seconds.xs(1.0, level="sampled"), level="dataset")
     sampled = ratio.drop(index=1.0, level="sampled")
-    assert (round(sampled.lightgbm.min(), 1), round(sampled.lightgbm.max(), 1)) == (1.3, 2.3)
-    assert (round(sampled.treelib.min(), 2), round(sampled.treelib.max(), 2)) == (1.07, 2.02)
-    assert (sampled.stack() > 1).all()            # every library, data set and rate: no saving
+    assert (round(sampled.lightgbm.min(), 1), round(sampled.lightgbm.max(), 1)) == (1.5, 2.3)
+    assert (sampled.lightgbm > 1).all()                                 # every set and rate
+    california = sampled.treelib.drop(index="a9a", level="dataset")
+    assert (round(california.min(), 2), round(california.max(), 2)) == (1.27, 2.03)
+    a9a = sampled.treelib.loc["a9a"]
+    assert list(a9a[a9a < 1].round(2).items()) == [(0.075, 0.96)]      # the lowest rate only
+    assert (sampled.stack() > 1).sum() > (sampled.stack() < 1).sum()    # mostly costs
+    assert sampled.stack().min() > 0.9                                  # saves little
     claim(PAGE, "the saving is small or negative; in the committed benchmark GOSS made "
-                "treelib slower at every rate, on every data set.")
-    assert (sampled.treelib > 1).all() and len(sampled.treelib) == 12     # 3 sets x 4 rates
+                "treelib slower everywhere but on a9a at 7.5%.")
+    assert len(sampled.treelib) == 12                                   # 3 sets x 4 rates
+    assert sampled.treelib[sampled.treelib <= 1].index.tolist() == [("a9a", 0.075)]
 
 
 def test_claim_the_peers_scores_and_times(boosting_results):
@@ -210,10 +219,10 @@ def test_claim_the_peers_scores_and_times(boosting_results):
     claim(PAGE, "On a9a's 123 mostly-zero features it is faster than scikit-learn")
     claim(PAGE, "XGBoost ends slightly apart on both data sets (0.9014 and 0.8520), LightGBM "
                 "on california (0.8549) but not on a9a.")
-    claim(PAGE, "Test scores (the committed run fits each library once):")
+    claim(PAGE, "Test scores, the median of three fits:")
     fits, info = boosting_results
-    assert info["repeats"] == "1"
-    assert (fits[fits.experiment == "peers"].groupby(["dataset", "library"]).size() == 1).all()
+    assert info["repeats"] == "3"
+    assert (fits[fits.experiment == "peers"].groupby(["dataset", "library"]).size() == 3).all()
     peers = fits[fits.experiment == "peers"].pivot_table(index="library", columns="dataset",
                                                           values=["seconds", "score"],
                                                           aggfunc="median")

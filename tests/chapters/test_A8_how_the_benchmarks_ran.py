@@ -138,19 +138,19 @@ def test_committed_ensembles_and_criteria():
     fits, _ = load_results("boosting")
     median = fits[fits.experiment == "peers"].groupby(["dataset", "library"]).seconds.median()
     assert 2 < median["california", "treelib"] / median["california", "scikit-learn"] < 10
-    claim(NOTEBOOK, "the committed ratio is that of the peers' full-length fits (one fit each "
-                    "in the committed run), in wall-clock seconds")
+    claim(NOTEBOOK, "the committed ratio is that of the medians of the peers' full-length "
+                    "fits, in\nwall-clock seconds")
     peers = fits[fits.experiment == "peers"]
     assert set(peers.iterations) == {200}    # not the fresh 50
-    assert (peers.groupby(["dataset", "library"]).size() == 1).all()
+    assert (peers.groupby(["dataset", "library"]).size() == 3).all()
     claim(NOTEBOOK, "The committed run found treelib's random forest regressor, grown a "
                     "level at a time, at 1.1 times scikit-learn's CPU time")
     _, info = load_results("forests")
     assert round(float(info["cpu_time_ratio (treelib / scikit-learn)"]), 1) == 1.1
-    claim(NOTEBOOK, "`python -m treelib.bench boosting` (the committed run took about 2 "
+    claim(NOTEBOOK, "`python -m treelib.bench boosting` (the committed run took about 5 "
                     "minutes)")
     _, info = load_results("boosting")
-    assert 1.5 * 60 <= seconds_of(info["duration"]) < 2.5 * 60
+    assert 4.5 * 60 <= seconds_of(info["duration"]) < 5.5 * 60 and info["repeats"] == "3"
     claim(NOTEBOOK, "The rescan is several times slower than the running median at this "
                     "size, and scikit-learn's compiled search faster")
     fits, _ = load_results("criteria")
