@@ -71,7 +71,10 @@ def partition_rows(plan, goes_left, pairs):
     """``partition`` of several rows at once: for each ``(rows, out)`` of ``pairs``,
     ``rows`` (c, p) moved by ``plan`` into ``out`` (c, n_next), ``goes_left`` (c, p)
     row by row.  ``out`` may be the first n_next columns of ``rows`` itself (rows are
-    read whole before ``out`` is written).  O(c p) time, O(c p) temporary memory."""
+    read whole before ``out`` is written).  The scatter form of the move: the growers
+    call ``gather_rows`` (the same moves, faster); this one is kept as its plain
+    reference (tests/growth/test_level_partition.py).  O(c p) time, O(c p) temporary
+    memory."""
     to_left, to_right, n_next = plan
     c, p = goes_left.shape
     sent_left = np.cumsum(goes_left, axis=1, dtype=to_left.dtype)
